@@ -1,0 +1,5 @@
+import sys
+
+from jobtracker.cli import main
+
+sys.exit(main())

@@ -1,0 +1,277 @@
+"""Typed settings from the workspace's YAML files, validated with file-and-line errors.
+
+Each `load_*` function returns a frozen dataclass or raises `ConfigError`. Unknown
+keys are errors, so a typo never passes silently. Paths expand `~` and `$VARS`.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jobtracker.store import description_hash
+from jobtracker.yamlfile import ConfigError, Document, load
+
+LEVELS = ("intern", "junior", "mid", "senior", "staff", "principal", "director")
+STATUSES = ("saved", "applied", "screening", "interviewing", "offer", "rejected", "withdrawn")
+WEIGHT_KEYS = ("fit", "remote", "location", "recency", "salary")
+DEFAULT_WEIGHTS = {"fit": 1.0, "remote": 0.3, "location": 0.2, "recency": 0.2, "salary": 0.1}
+DEFAULT_MAX_TOKENS = {"default": 512, "tailor": 1500, "coverletter": 1500}
+DEFAULT_CONCURRENCY = 4
+
+
+def expand_path(value: str) -> Path:
+    return Path(os.path.expandvars(os.path.expanduser(value)))
+
+
+def normalize_llm_url(url: str) -> str:
+    """`gpu:8000` or `http://gpu:8000` → `http://gpu:8000/v1`; a URL with a path is kept."""
+    url = url.strip().rstrip("/")
+    if "://" not in url:
+        url = "http://" + url
+    scheme, rest = url.split("://", 1)
+    if "/" not in rest:
+        url = f"{scheme}://{rest}/v1"
+    return url
+
+
+# --- small checkers: each returns the value or raises doc.error(...) ----------------
+
+def _mapping(doc: Document, value: Any, *at: Any, allowed: Iterable[str]) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise doc.error(f"must be a mapping, got {type(value).__name__}", *at)
+    allowed = tuple(allowed)
+    for key in value:
+        if key not in allowed:
+            raise doc.error(f"unknown key (expected one of: {', '.join(allowed)})", *at, key)
+    return value
+
+
+def _str(doc: Document, value: Any, *at: Any) -> str:
+    if not isinstance(value, str) or not value.strip():
+        raise doc.error("must be a non-empty string", *at)
+    return value
+
+
+def _number(doc: Document, value: Any, *at: Any, minimum: float = 0) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
+        raise doc.error(f"must be a number >= {minimum}", *at)
+    return float(value)
+
+
+def _int(doc: Document, value: Any, *at: Any, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
+        raise doc.error(f"must be a whole number >= {minimum}", *at)
+    return value
+
+
+def _str_list(doc: Document, value: Any, *at: Any,
+              check: Callable[[str], bool] | None = None, expected: str = "") -> tuple[str, ...]:
+    if value is None:
+        return ()
+    if not isinstance(value, list):
+        raise doc.error("must be a list", *at)
+    out = []
+    for index, item in enumerate(value):
+        if not isinstance(item, str | int | float) or isinstance(item, bool):
+            raise doc.error("must be a string", *at, index)
+        text = str(item).strip().lower()
+        if check and not check(text):
+            raise doc.error(f"unknown value {text!r} (expected one of: {expected})", *at, index)
+        out.append(text)
+    return tuple(out)
+
+
+# --- config.yaml --------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class LLMConfig:
+    url: str | None = "http://localhost:11434/v1"
+    model: str | None = "qwen3:8b"
+    models: dict[str, str] = field(default_factory=dict)
+    api_key_env: str | None = None
+    timeout: float = 120.0
+    retries: int = 3
+    max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    gguf: Path | None = None
+
+    def model_for(self, task: str) -> str | None:
+        return self.models.get(task, self.model)
+
+    def max_tokens_for(self, task: str) -> int:
+        return self.max_tokens.get(task, self.max_tokens.get("default", 512))
+
+
+@dataclass(frozen=True)
+class Config:
+    llm: LLMConfig = field(default_factory=LLMConfig)
+    concurrency: int = DEFAULT_CONCURRENCY
+    maildir: Path | None = None
+    tailor_threshold: float = 0.5
+    path: Path | None = None
+
+
+def load_config(path: Path) -> Config:
+    doc = load(path)
+    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor"))
+    llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
+        "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
+    defaults = LLMConfig()
+    llm = LLMConfig(
+        url=normalize_llm_url(_str(doc, llm_raw["url"], "llm", "url"))
+        if llm_raw.get("url") is not None else (None if "url" in llm_raw else defaults.url),
+        model=_str(doc, llm_raw["model"], "llm", "model")
+        if llm_raw.get("model") is not None else (None if "model" in llm_raw else defaults.model),
+        models={
+            str(k): _str(doc, v, "llm", "models", k)
+            for k, v in _mapping(doc, llm_raw.get("models"), "llm", "models",
+                                 allowed=_task_names()).items()
+        },
+        api_key_env=_str(doc, llm_raw["api_key_env"], "llm", "api_key_env")
+        if llm_raw.get("api_key_env") is not None else None,
+        timeout=_number(doc, llm_raw.get("timeout", defaults.timeout), "llm", "timeout",
+                        minimum=1),
+        retries=_int(doc, llm_raw.get("retries", defaults.retries), "llm", "retries"),
+        max_tokens={
+            **DEFAULT_MAX_TOKENS,
+            **{str(k): _int(doc, v, "llm", "max_tokens", k, minimum=16)
+               for k, v in _mapping(doc, llm_raw.get("max_tokens"), "llm", "max_tokens",
+                                    allowed=("default", *_task_names())).items()},
+        },
+        gguf=expand_path(_str(doc, llm_raw["gguf"], "llm", "gguf"))
+        if llm_raw.get("gguf") is not None else None,
+    )
+    tailor = _mapping(doc, top.get("tailor"), "tailor", allowed=("threshold",))
+    return Config(
+        llm=llm,
+        concurrency=_int(doc, top.get("concurrency", DEFAULT_CONCURRENCY), "concurrency"),
+        maildir=expand_path(_str(doc, top["maildir"], "maildir"))
+        if top.get("maildir") is not None else None,
+        tailor_threshold=_number(doc, tailor.get("threshold", 0.5), "tailor", "threshold"),
+        path=path,
+    )
+
+
+# --- profile.yaml -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Profile:
+    prose: str = ""
+    levels: tuple[str, ...] = ()
+    locations: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
+    weights: dict[str, float] = field(default_factory=lambda: dict(DEFAULT_WEIGHTS))
+    exists: bool = False
+
+    @property
+    def prose_hash(self) -> str:
+        return description_hash(self.prose.strip())
+
+
+def load_profile(path: Path) -> Profile:
+    doc = load(path)
+    top = _mapping(doc, doc.data, allowed=("prose", "levels", "locations", "exclude", "weights"))
+    prose = top.get("prose") or ""
+    if not isinstance(prose, str):
+        raise doc.error("must be text", "prose")
+    weights = _mapping(doc, top.get("weights"), "weights", allowed=WEIGHT_KEYS)
+    return Profile(
+        prose=prose,
+        levels=_str_list(doc, top.get("levels"), "levels", check=lambda v: v in LEVELS,
+                         expected=", ".join(LEVELS)),
+        locations=_str_list(doc, top.get("locations"), "locations"),
+        exclude=_str_list(doc, top.get("exclude"), "exclude"),
+        weights={**DEFAULT_WEIGHTS,
+                 **{k: _number(doc, v, "weights", k, minimum=-100) for k, v in weights.items()}},
+        exists=doc.data is not None,
+    )
+
+
+# --- sources.yaml -------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Board:
+    ats: str
+    token: str
+    company: str
+    url: str | None = None
+
+    @property
+    def name(self) -> str:
+        return f"{self.ats}:{self.token}"
+
+
+@dataclass(frozen=True)
+class Feed:
+    name: str
+    url: str
+
+
+@dataclass(frozen=True)
+class Sources:
+    boards: tuple[Board, ...] = ()
+    feeds: tuple[Feed, ...] = ()
+
+
+def load_sources(path: Path, known_ats: Iterable[str]) -> Sources:
+    doc = load(path)
+    known = tuple(sorted(known_ats))
+    top = _mapping(doc, doc.data, allowed=("boards", "feeds"))
+    boards, feeds = [], []
+    for key, items in (("boards", top.get("boards")), ("feeds", top.get("feeds"))):
+        if items is None:
+            continue
+        if not isinstance(items, list):
+            raise doc.error("must be a list", key)
+        for index, item in enumerate(items):
+            if key == "boards":
+                raw = _mapping(doc, item, key, index, allowed=("ats", "token", "company", "url"))
+                ats = _str(doc, raw.get("ats"), key, index, "ats").strip().lower()
+                if ats not in known:
+                    raise doc.error(f"unknown ATS {ats!r} (known: {', '.join(known)})",
+                                    key, index, "ats")
+                token = _str(doc, raw.get("token"), key, index, "token").strip()
+                company = str(raw.get("company") or token)
+                url = _str(doc, raw["url"], key, index, "url") if raw.get("url") else None
+                boards.append(Board(ats, token, company, url))
+            else:
+                raw = _mapping(doc, item, key, index, allowed=("name", "url"))
+                feeds.append(Feed(_str(doc, raw.get("name"), key, index, "name").strip(),
+                                  _str(doc, raw.get("url"), key, index, "url").strip()))
+    return Sources(tuple(boards), tuple(feeds))
+
+
+# --- plugins.yaml -------------------------------------------------------------------
+
+DEFAULT_ENABLED = {"level": True, "judge": True, "inbox": True, "tailor": True,
+                   "coverletter": False}
+
+
+def _task_names() -> tuple[str, ...]:
+    return tuple(DEFAULT_ENABLED)
+
+
+def load_plugins(path: Path, known_tasks: Iterable[str]) -> dict[str, bool]:
+    """Which tasks are switched on: the defaults, overridden by plugins.yaml."""
+    doc = load(path)
+    known = tuple(known_tasks)
+    top = _mapping(doc, doc.data, allowed=("tasks",))
+    tasks = _mapping(doc, top.get("tasks"), "tasks", allowed=known)
+    enabled = {name: DEFAULT_ENABLED.get(name, True) for name in known}
+    for name, value in tasks.items():
+        if not isinstance(value, bool):
+            raise doc.error("must be true or false", "tasks", name)
+        enabled[name] = value
+    return enabled
+
+
+__all__ = [
+    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "LLMConfig", "Profile",
+    "Sources", "expand_path", "load_config", "load_plugins", "load_profile", "load_sources",
+    "normalize_llm_url",
+]

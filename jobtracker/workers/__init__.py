@@ -1,0 +1,1 @@
+"""A generic asyncio job loop: jobs as plain data, caps, events, reporters."""

@@ -1,0 +1,89 @@
+"""The store: connect(), migrations, the description_hash function, concurrent writers."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from jobtracker import store
+
+
+def test_description_hash_definition() -> None:
+    assert store.description_hash(None) == ""
+    assert store.description_hash("") == ""
+    assert store.description_hash("abc") == (
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"[:16])
+
+
+async def test_sql_function_agrees_with_python(tmp_path: Path) -> None:
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        for text in ["abc", "", None, "ünïcødé\n"]:
+            row = await (await conn.execute("SELECT description_hash(?)", (text,))).fetchone()
+            assert row[0] == store.description_hash(text)
+
+
+async def test_connect_sets_wal_foreign_keys_and_migrates(tmp_path: Path) -> None:
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        assert (await (await conn.execute("PRAGMA journal_mode")).fetchone())[0] == "wal"
+        assert (await (await conn.execute("PRAGMA foreign_keys")).fetchone())[0] == 1
+        version = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+        assert version == store.list_migrations()[-1][0]
+        tables = {r[0] for r in await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type='table'")}
+        assert {"postings", "task_attempts", "applications"} <= tables
+
+
+async def test_newer_database_than_code_is_a_clear_error(tmp_path: Path) -> None:
+    path = tmp_path / "db.sqlite"
+    async with store.connect(path) as conn:
+        await conn.execute("PRAGMA user_version = 999")
+    with pytest.raises(store.StoreError, match="newer than this jobtracker"):
+        async with store.connect(path):
+            pass
+
+
+async def test_write_rolls_back_on_error(tmp_path: Path) -> None:
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        with pytest.raises(RuntimeError):
+            async with store.write(conn):
+                await conn.execute(
+                    "INSERT INTO task_attempts (task, unit_key, last_attempt) VALUES ('t','k','x')")
+                raise RuntimeError("boom")
+        rows = await conn.execute_fetchall("SELECT * FROM task_attempts")
+        assert rows == []
+
+
+WRITER = textwrap.dedent("""
+    import asyncio, sys
+    from pathlib import Path
+    from jobtracker import store
+
+    async def main(path, who, n):
+        async with store.connect(Path(path)) as conn:
+            for i in range(n):
+                async with store.write(conn):
+                    row = await (await conn.execute(
+                        "SELECT COUNT(*) FROM task_attempts")).fetchone()
+                    await conn.execute(
+                        "INSERT INTO task_attempts (task, unit_key, failures, last_attempt)"
+                        " VALUES (?, ?, ?, 'now')", (who, str(i), row[0]))
+    asyncio.run(main(sys.argv[1], sys.argv[2], int(sys.argv[3])))
+""")
+
+
+def test_two_processes_write_at_once_without_database_locked(tmp_path: Path) -> None:
+    """Read-then-write transactions from two processes both finish (BEGIN IMMEDIATE)."""
+    path = tmp_path / "db.sqlite"
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), who, "150"],
+                              stderr=subprocess.PIPE, text=True) for who in ("a", "b")]
+    errors = [p.communicate(timeout=120)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errors
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        counts = dict(conn.execute("SELECT task, COUNT(*) FROM task_attempts GROUP BY task"))
+    assert counts == {"a": 150, "b": 150}
