@@ -100,7 +100,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     ws.config()
     ws.profile()
     ws.sources()
-    ws.plugins(list(TASKS))
+    ws.plugins(list(TASKS) or ["level", "judge", "inbox", "tailor", "coverletter"])
 
     async def open_db() -> str:
         async with store.connect(ws.db) as conn:

@@ -1,0 +1,92 @@
+"""What makes a posting a match, in SQL (for pending queries) and in Python (for tests).
+
+A posting is a match when it is open, its location passes `profile.locations`,
+its title holds no `profile.exclude` word, and its effective level — the title's,
+else the level task's reading — is in `profile.levels`. A *candidate* passes every
+test but the level: the level task reads only candidates, because nothing it could
+learn would make any other posting a match.
+
+The SQL fragments refer to `p` (postings) and `lr` (level_readings, LEFT JOINed on
+`lr.posting_id = p.id`); use `FROM_POSTINGS` for that.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jobtracker.config import Profile
+
+FROM_POSTINGS = "postings AS p LEFT JOIN level_readings AS lr ON lr.posting_id = p.id"
+EFFECTIVE_LEVEL = "CASE WHEN p.title_level != 'UNCERTAIN' THEN p.title_level " \
+                  "ELSE COALESCE(lr.level, 'UNCERTAIN') END"
+
+
+def _like_escape(text: str) -> str:
+    return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+
+def candidate_where(profile: Profile) -> tuple[str, list[Any]]:
+    """SQL condition (and its parameters): open, location passes, no excluded title word."""
+    clauses, params = ["p.closed_at IS NULL"], []
+    if profile.locations:
+        options = []
+        for place in profile.locations:
+            options.append("lower(p.location) LIKE ? ESCAPE '\\'")
+            params.append(f"%{_like_escape(place)}%")
+            if place == "remote":
+                options.append("p.remote = 1")
+        clauses.append("(" + " OR ".join(options) + ")")
+    for word in profile.exclude:
+        # Whole words: pad the lower-cased title, with punctuation turned into spaces.
+        clauses.append(f"' ' || {_word_text('p.title')} || ' ' NOT LIKE ? ESCAPE '\\'")
+        params.append(f"% {_like_escape(word)} %")
+    return " AND ".join(clauses), params
+
+
+def match_where(profile: Profile) -> tuple[str, list[Any]]:
+    """SQL condition (and its parameters) for a match: a candidate at a wanted level."""
+    where, params = candidate_where(profile)
+    if not profile.levels:
+        return where + " AND 0", params
+    marks = ", ".join("?" for _ in profile.levels)
+    return f"{where} AND {EFFECTIVE_LEVEL} IN ({marks})", [*params, *profile.levels]
+
+
+_PUNCTUATION = "-/,.()[]:;!?&|+\"'"
+
+
+def _word_text(column: str) -> str:
+    expr = f"lower({column})"
+    for ch in _PUNCTUATION:
+        quoted = ch.replace("'", "''")
+        expr = f"replace({expr}, '{quoted}', ' ')"
+    return expr
+
+
+def _words(text: str) -> set[str]:
+    lowered = text.lower()
+    for ch in _PUNCTUATION:
+        lowered = lowered.replace(ch, " ")
+    return set(lowered.split())
+
+
+def is_candidate(profile: Profile, *, title: str, location: str, remote: bool | None,
+                 closed: bool) -> bool:
+    """The Python twin of `candidate_where`, for code that has a row in hand."""
+    if closed:
+        return False
+    if profile.locations:
+        loc = location.lower()
+        if not any(place in loc or (place == "remote" and remote) for place in profile.locations):
+            return False
+    return not (_words(title) & set(profile.exclude))
+
+
+def effective_level(title_level: str, reading: str | None) -> str:
+    return title_level if title_level != "UNCERTAIN" else (reading or "UNCERTAIN")
+
+
+def is_match(profile: Profile, *, title: str, location: str, remote: bool | None, closed: bool,
+             title_level: str, reading: str | None) -> bool:
+    return (is_candidate(profile, title=title, location=location, remote=remote, closed=closed)
+            and effective_level(title_level, reading) in profile.levels)

@@ -1,0 +1,109 @@
+"""What a task is: one bounded question for the model, and the code around it.
+
+A task module is pure. It reads (never writes outside `apply`) through the
+connection it is handed, builds a request, parses and grounds the answer, and
+describes what to write. It opens no connection or socket and reads no clock:
+`runner.py` owns those, and hands the time in as `ctx.now`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from jobtracker.config import Config, Profile
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+
+@dataclass(frozen=True)
+class Unit:
+    """One question, as plain JSON-safe data (it is the job the loop runs).
+
+    `unit_key` identifies the question within its task: it names the subject
+    (posting or message) and hashes every input that, changed, makes it a new
+    question. The failure ledger and the Idempotency-Key derive from it.
+    """
+
+    task: str
+    unit_key: str
+    label: str
+    subject: int | str          # posting id, or a message's key
+    data: dict[str, Any] = field(default_factory=dict)   # what the prompt needs
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, raw: dict[str, Any]) -> Unit:
+        return cls(**raw)
+
+
+@dataclass(frozen=True)
+class Request:
+    """What to ask the model: chat messages and the JSON schema of the answer."""
+
+    messages: list[dict[str, str]]
+    schema: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Context:
+    """Everything a task may read besides the database. Built by the runner."""
+
+    home: Path
+    config: Config
+    profile: Profile
+    now: str                          # ISO 8601 UTC, read once by the runner
+    texts: dict[str, str | None] = field(default_factory=dict)  # resume.md, ... (None: missing)
+    model_available: bool = True
+
+
+class NoAnswer(Exception):
+    """The model's answer parsed but did not ground (a quote not in the text, say).
+
+    Counted as a failed unit, exactly like a transport failure: nothing is written.
+    """
+
+
+class Task:
+    """Base class for a model task. Subclasses set the class attributes and override."""
+
+    name: ClassVar[str]
+    priority: ClassVar[int]
+    summary: ClassVar[str]
+
+    def unavailable_reason(self, ctx: Context) -> str | None:
+        """Why this task cannot run at all (missing config), or None."""
+        return None
+
+    async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
+        """How many units are pending. Override with a COUNT query for large tables."""
+        return len(await self.pending(conn, ctx))
+
+    async def pending(self, conn: aiosqlite.Connection, ctx: Context,
+                      limit: int | None = None,
+                      subject: int | str | None = None) -> list[Unit]:
+        """Units still to ask, most important first; only `subject`'s when given.
+
+        Must list only work the task can really do, and must already exclude
+        anything answered for the current inputs (skip-on-done relies on it).
+        """
+        raise NotImplementedError
+
+    def request(self, unit: Unit, ctx: Context) -> Request:
+        """The messages and answer schema for one unit. Pure."""
+        raise NotImplementedError
+
+    def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> Any:
+        """Check a schema-valid answer against the unit's inputs; raise NoAnswer if it
+        does not ground. Returns what `apply` writes."""
+        return answer
+
+    async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any,
+                    ctx: Context, model: str) -> str:
+        """Write the result inside the runner's transaction. Returns a bounded label
+        (a level, a verdict, a state, an edit count) used as a metric attribute."""
+        raise NotImplementedError

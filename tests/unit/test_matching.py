@@ -1,0 +1,55 @@
+"""The match rule: SQL and Python agree, row by row."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jobtracker import matching, store
+from jobtracker.config import Profile
+
+PROFILE = Profile(prose="x", levels=("senior", "staff"), locations=("remote", "berlin"),
+                  exclude=("crypto",))
+
+ROWS = [
+    # title, location, remote, closed, title_level, reading, expected match
+    ("Senior Engineer", "Berlin, DE", 0, False, "senior", None, True),
+    ("Senior Engineer", "Paris", 1, False, "senior", None, True),        # remote flag
+    ("Senior Engineer", "Paris", 0, False, "senior", None, False),       # location
+    ("Senior Engineer", "Remote - EU", None, False, "senior", None, True),
+    ("Senior Crypto Engineer", "Berlin", 0, False, "senior", None, False),
+    ("Senior Crypto-Engineer", "Berlin", 0, False, "senior", None, False),
+    ("Cryptography Engineer", "Berlin", 0, False, "senior", None, True),  # whole words only
+    ("Engineer", "Berlin", 0, False, "UNCERTAIN", "staff", True),         # reading settles it
+    ("Engineer", "Berlin", 0, False, "UNCERTAIN", "unclear", False),
+    ("Engineer", "Berlin", 0, False, "UNCERTAIN", None, False),
+    ("Junior Engineer", "Berlin", 0, False, "junior", "senior", False),   # title wins
+    ("Senior Engineer", "Berlin", 0, True, "senior", None, False),        # closed
+    ("100% Senior_Dev", "Berlin", 0, False, "senior", None, True),
+]
+
+
+@pytest.mark.parametrize("row", ROWS, ids=[f"{r[0]}|{r[1]}|{r[5]}" for r in ROWS])
+async def test_sql_and_python_agree(tmp_path: Path, row: tuple) -> None:
+    title, location, remote, closed, title_level, reading, expected = row
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        await conn.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a')")
+        await conn.execute(
+            "INSERT INTO postings (id, board_id, external_id, title, location, remote, "
+            "title_level, first_seen, last_seen, closed_at) VALUES (1, 1, 'x', ?, ?, ?, ?, "
+            "'t', 't', ?)", (title, location, remote, title_level, "t" if closed else None))
+        if reading:
+            await conn.execute("INSERT INTO level_readings VALUES (1, ?, '', '', 't')", (reading,))
+        where, params = matching.match_where(PROFILE)
+        rows = await conn.execute_fetchall(
+            f"SELECT p.id FROM {matching.FROM_POSTINGS} WHERE {where}", params)
+    assert bool(rows) is expected
+    assert matching.is_match(PROFILE, title=title, location=location, remote=bool(remote),
+                             closed=closed, title_level=title_level, reading=reading) is expected
+
+
+def test_empty_locations_means_anywhere() -> None:
+    profile = Profile(levels=("senior",))
+    assert matching.is_match(profile, title="Senior X", location="Mars", remote=False,
+                             closed=False, title_level="senior", reading=None)
