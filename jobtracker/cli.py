@@ -95,12 +95,10 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     import asyncio
 
     from jobtracker import store
-    from jobtracker.tasks import REGISTRY as TASKS
-
     ws.config()
     ws.profile()
     ws.sources()
-    ws.plugins(list(TASKS) or ["level", "judge", "inbox", "tailor", "coverletter"])
+    ws.plugins()
 
     async def open_db() -> str:
         async with store.connect(ws.db) as conn:

@@ -56,8 +56,12 @@ class Workspace:
 
         return cfg.load_sources(self / "sources.yaml", REGISTRY)
 
-    def plugins(self, known_tasks: list[str]) -> dict[str, bool]:
-        return cfg.load_plugins(self / "plugins.yaml", known_tasks)
+    def plugins(self) -> dict[str, bool]:
+        """Which tasks are switched on. Names are the pipeline's tasks plus any registered."""
+        from jobtracker.tasks import REGISTRY
+
+        known = [*cfg.DEFAULT_ENABLED, *(n for n in REGISTRY if n not in cfg.DEFAULT_ENABLED)]
+        return cfg.load_plugins(self / "plugins.yaml", known)
 
     def init(self) -> list[Path]:
         """Create the folder and every missing file; never overwrite. Returns what was made."""

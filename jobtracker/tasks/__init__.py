@@ -27,3 +27,5 @@ def ordered(enabled: dict[str, bool] | None = None) -> list[Task]:
 # (task modules are imported at the bottom so they can import this package)
 
 __all__ = ["REGISTRY", "Context", "NoAnswer", "Request", "Task", "Unit", "ordered", "register"]
+
+from jobtracker.tasks import level  # noqa: E402, F401

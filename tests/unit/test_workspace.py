@@ -65,7 +65,7 @@ def test_init_templates_are_valid_configuration(tmp_path: Path) -> None:
     profile = ws.profile()
     assert profile.levels == ("senior", "staff")
     assert ws.sources().boards[0].ats == "greenhouse"
-    assert ws.plugins(["level", "judge", "inbox", "tailor", "coverletter"])["coverletter"] is False
+    assert ws.plugins()["coverletter"] is False
 
 
 def test_help_is_exit_zero_as_a_process() -> None:

@@ -64,6 +64,7 @@ CREATE TABLE applications (
 CREATE TABLE task_attempts (
     task         TEXT NOT NULL,
     unit_key     TEXT NOT NULL,
+    subject      TEXT NOT NULL DEFAULT '',   -- posting id or message key, to re-check liveness
     failures     INTEGER NOT NULL DEFAULT 0,
     last_error   TEXT NOT NULL DEFAULT '',
     last_attempt TEXT NOT NULL,
