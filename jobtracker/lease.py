@@ -1,0 +1,88 @@
+"""One run per workspace.
+
+`fcntl.flock` on `run.lock` is the guard: the kernel releases it when the holder
+dies, kill -9 included, so a crashed run never blocks the next one. flock cannot
+say who holds it, so the holder also writes its pid, host and start time into
+the file (and the `lease` table, for the TUI); a refused run reads them back to
+tell the user which process holds the workspace and since when.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import socket
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import IO
+
+
+@dataclass(frozen=True)
+class Holder:
+    pid: int
+    host: str
+    started: str
+
+    def describe(self) -> str:
+        return f"process {self.pid} on {self.host}, since {self.started}"
+
+
+class LeaseHeld(Exception):
+    """Another run holds the workspace."""
+
+    def __init__(self, holder: Holder | None) -> None:
+        self.holder = holder
+        who = holder.describe() if holder else "another process (it did not say which)"
+        super().__init__(f"another run holds the workspace: {who}")
+
+
+class Lease:
+    """`with Lease(path):` — held for the block, released on exit or process death."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._handle: IO[str] | None = None
+        self.holder: Holder | None = None
+
+    def acquire(self) -> Holder:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = self.path.open("a+", encoding="utf-8")
+        try:
+            fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.seek(0)
+            text = handle.read()
+            handle.close()
+            raise LeaseHeld(_parse(text)) from None
+        started = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+        self.holder = Holder(os.getpid(), socket.gethostname(), started)
+        handle.seek(0)
+        handle.truncate()
+        handle.write(json.dumps(self.holder.__dict__))
+        handle.flush()
+        self._handle = handle
+        return self.holder
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.seek(0)
+            self._handle.truncate()
+            fcntl.flock(self._handle, fcntl.LOCK_UN)
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> Holder:
+        return self.acquire()
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+def _parse(text: str) -> Holder | None:
+    try:
+        raw = json.loads(text)
+        return Holder(int(raw["pid"]), str(raw["host"]), str(raw["started"]))
+    except (ValueError, KeyError, TypeError):
+        return None

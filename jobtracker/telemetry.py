@@ -1,0 +1,93 @@
+"""OpenTelemetry: spans `task.run` → `task.unit`, unit counters, a call-latency histogram.
+
+Providers are passed in rather than set globally (the global ones can be set once
+per process), so tests use in-memory ones. `Telemetry.from_env()` exports only when
+the standard OTEL variables ask for it; otherwise everything is a no-op.
+
+Attributes are bounded: task name × outcome × label (labels are bounded by each
+task's `apply`), never a company, a title or any free string.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
+from opentelemetry.trace import NoOpTracerProvider, TracerProvider
+
+from jobtracker.workers.events import Event, EventType
+
+_OUTCOMES = {
+    EventType.JOB_FINISHED: "finished",
+    EventType.JOB_FAILED: "failed",
+    EventType.JOB_SKIPPED: "skipped",
+}
+
+
+class Telemetry:
+    def __init__(self, tracer_provider: TracerProvider | None = None,
+                 meter_provider: MeterProvider | None = None) -> None:
+        self.tracer = (tracer_provider or NoOpTracerProvider()).get_tracer("jobtracker")
+        meter = (meter_provider or NoOpMeterProvider()).get_meter("jobtracker")
+        self.units = meter.create_counter(
+            "jobtracker.units", unit="{unit}", description="units worked, by task and outcome")
+        self.call_seconds = meter.create_histogram(
+            "jobtracker.call.duration", unit="s", description="model call latency, by task")
+        self.tokens = meter.create_counter(
+            "jobtracker.tokens", unit="{token}", description="tokens, by task and direction")
+
+    @classmethod
+    def from_env(cls) -> Telemetry:
+        """Export over OTLP/HTTP when OTEL_EXPORTER_OTLP_ENDPOINT (or a traces/metrics
+        endpoint) is set and the `otlp` extra is installed; otherwise no-op."""
+        endpoints = ("OTEL_EXPORTER_OTLP_ENDPOINT", "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT",
+                     "OTEL_EXPORTER_OTLP_METRICS_ENDPOINT")
+        if os.environ.get("OTEL_SDK_DISABLED", "").lower() == "true" or not any(
+                os.environ.get(name) for name in endpoints):
+            return cls()
+        try:
+            from opentelemetry.exporter.otlp.proto.http.metric_exporter import (
+                OTLPMetricExporter,
+            )
+            from opentelemetry.exporter.otlp.proto.http.trace_exporter import OTLPSpanExporter
+        except ImportError:
+            return cls()
+        from opentelemetry.sdk.metrics import MeterProvider as SdkMeterProvider
+        from opentelemetry.sdk.metrics.export import PeriodicExportingMetricReader
+        from opentelemetry.sdk.resources import Resource
+        from opentelemetry.sdk.trace import TracerProvider as SdkTracerProvider
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+        # The exporters read the standard OTEL_EXPORTER_OTLP_* variables themselves.
+        resource = Resource.create({"service.name": os.environ.get("OTEL_SERVICE_NAME",
+                                                                   "jobtracker")})
+        tracer_provider = SdkTracerProvider(resource=resource)
+        tracer_provider.add_span_processor(BatchSpanProcessor(OTLPSpanExporter()))
+        meter_provider = SdkMeterProvider(
+            resource=resource, metric_readers=[PeriodicExportingMetricReader(OTLPMetricExporter())])
+        return cls(tracer_provider, meter_provider)
+
+    def reporter(self) -> TelemetryReporter:
+        return TelemetryReporter(self)
+
+
+class TelemetryReporter:
+    """Turns loop events into metric points. Quick and non-blocking, like every reporter."""
+
+    def __init__(self, telemetry: Telemetry) -> None:
+        self.telemetry = telemetry
+
+    def emit(self, event: Event) -> None:
+        outcome = _OUTCOMES.get(event.type)
+        if outcome is not None:
+            self.telemetry.units.add(1, {"task.name": event.kind, "task.outcome": outcome})
+        elif event.type is EventType.CALL_FINISHED:
+            attrs: dict[str, Any] = {"task.name": event.kind}
+            seconds = event.data.get("seconds")
+            if isinstance(seconds, int | float):
+                self.telemetry.call_seconds.record(float(seconds), attrs)
+            for direction in ("input", "output"):
+                count = event.data.get(f"{direction}_tokens")
+                if isinstance(count, int):
+                    self.telemetry.tokens.add(count, {**attrs, "direction": direction})
