@@ -1,0 +1,190 @@
+"""Where events go: a terminal or log, events.jsonl, and a buffer for slow consumers.
+
+Every reporter's `emit()` is synchronous and quick: the loop calls it inline, so
+a reporter that waited would stall every job. A consumer that cannot keep up (a
+UI redrawing) reads from a `QueueReporter`, which drops the oldest events rather
+than grow or block.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import sys
+import unicodedata
+from collections import deque
+from datetime import timedelta
+from pathlib import Path
+from typing import Any, TextIO
+
+from jobtracker.workers.events import VERBOSE_ONLY, WORDS, Event, EventType
+
+# Punctuation that NFKD leaves non-ASCII but has an obvious ASCII reading.
+_ASCII_PUNCTUATION = str.maketrans({
+    "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-",
+    "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201c": '"', "\u201d": '"', "\u201e": '"',
+    "\u2026": "...", "\u00a0": " ", "\u2022": "*", "\u00b7": "*",
+})
+_LINE_BREAKS = re.compile(r"[\t\n\r\v\f\u2028\u2029\x85]+")
+
+
+def ascii_line(text: str) -> str:
+    """Text fit for one terminal line: ASCII only, no control characters.
+
+    Line breaks and tabs become a space, other control characters (an ESC that
+    would start a terminal sequence, say) are removed, accents are dropped
+    ("Zürich" -> "Zurich") and anything else non-ASCII becomes '?'.
+    """
+    text = _LINE_BREAKS.sub(" ", text)
+    text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
+    text = unicodedata.normalize("NFKD", text.translate(_ASCII_PUNCTUATION))
+    text = "".join(ch for ch in text if not unicodedata.combining(ch))
+    return text.encode("ascii", "replace").decode("ascii")
+
+
+def hms(seconds: float) -> str:
+    """A duration as H:MM:SS, whole seconds."""
+    return str(timedelta(seconds=round(seconds)))
+
+
+def _detail(event: Event) -> str:
+    """The end of a line: what this event adds beyond its word, kind and label."""
+    data = event.data
+    match event.type:
+        case EventType.JOB_FINISHED:
+            parts = [data.get("result"), hms(data.get("elapsed", 0))]
+        case EventType.JOB_FAILED:
+            parts = [data.get("error")]
+        case EventType.JOB_PROGRESS:
+            parts = [data.get("phase")]
+        case EventType.CALL_RETRYING:
+            parts = [data.get("reason"), f"attempt {data.get('attempt', '?')}"
+                     f"/{data.get('attempts', '?')}", f"in {data.get('delay', 0):.1f}s"]
+        case EventType.CALL_FINISHED:
+            parts = [data.get("model"), f"{data.get('input_tokens', '?')} in"
+                     f" / {data.get('output_tokens', '?')} out",
+                     hms(data.get("seconds", 0))]
+        case EventType.STAGE_FINISHED:
+            parts = [f"{data.get('finished', 0)} finished, {data.get('failed', 0)} failed, "
+                     f"{data.get('skipped', 0)} skipped in {hms(data.get('elapsed', 0))}"]
+            if data.get("waiting"):
+                parts.append(f"{data['waiting']} not started")
+        case EventType.JOB_STARTED | EventType.JOB_SKIPPED:
+            parts = []
+        case _:
+            parts = [f"{k}={v}" for k, v in data.items()]
+    return "  ".join(str(p) for p in parts if p not in (None, ""))
+
+
+class PlainLineReporter:
+    """One flushed line per event, for a terminal, a pipe or a timer's log.
+
+    `HH:MM:SS word  kind  label  detail`, local time, ASCII only, so output under
+    `tee` or systemd is never silent while work happens and never carries a
+    terminal sequence from a posting's title. Per-call detail and progress steps
+    only with `verbose`; call retries always.
+    """
+
+    def __init__(self, stream: TextIO | None = None, verbose: bool = False) -> None:
+        # Looked up now, not as a default argument: a default is evaluated at import,
+        # and would miss a later swap of sys.stdout (pytest's capture, a redirect).
+        self.stream = stream if stream is not None else sys.stdout
+        self.verbose = verbose
+
+    def emit(self, event: Event) -> None:
+        if event.type in VERBOSE_ONLY and not self.verbose:
+            return
+        print(self.format(event), file=self.stream, flush=True)
+
+    @staticmethod
+    def format(event: Event) -> str:
+        clock = event.time.astimezone().strftime("%H:%M:%S")
+        word = WORDS.get(event.type, str(event.type))
+        kind = event.kind or str(event.data.get("stage", ""))
+        fields = [f"{clock} {word:<5}", f"{kind:<6}", event.job, _detail(event)]
+        return ascii_line("  ".join(f for f in fields if f).rstrip())
+
+
+# Data keys whose values must never be written, whatever a caller puts there.
+_SECRET_KEY = re.compile(r"authorization|api[_-]?key|password|secret|bearer|cookie", re.I)
+_SECRET_VALUE = re.compile(r"^\s*bearer\s+\S", re.I)
+REDACTED = "[redacted]"
+
+
+def _redact(value: Any) -> Any:
+    """A backstop, not a license: callers must keep secrets out of event data."""
+    if isinstance(value, dict):
+        return {k: REDACTED if _SECRET_KEY.search(str(k)) else _redact(v)
+                for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_redact(v) for v in value]
+    if isinstance(value, str) and _SECRET_VALUE.match(value):
+        return REDACTED
+    return value
+
+
+class EventsFileReporter:
+    """Appends each event to a JSON-lines file (a run's events.jsonl), flushed per line.
+
+    One object per line: time (ISO 8601 UTC), type, job, kind, data. It writes
+    only what the event carries; callers must not put secrets in event data (keys
+    that name one, and bearer tokens, are redacted anyway). JSON is written
+    ASCII-escaped, so `cat` on the file can never replay a control sequence.
+    """
+
+    def __init__(self, path: Path | str) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._file = self.path.open("a", encoding="utf-8")
+
+    def emit(self, event: Event) -> None:
+        raw = event.to_json()
+        line = {"time": raw["time"], "type": raw["type"], "job": raw["job"],
+                "kind": raw["kind"], "data": _redact(raw["data"])}
+        self._file.write(json.dumps(line, default=str) + "\n")
+        self._file.flush()
+
+    def close(self) -> None:
+        self._file.close()
+
+    def __enter__(self) -> EventsFileReporter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class QueueReporter:
+    """A bounded buffer between the loop and a consumer that reads in batches.
+
+    When full, each new event pushes out the oldest, counted in `dropped`, so a
+    consumer that falls behind (a UI under a flood) sees the latest events and
+    knows how many it missed; the loop never waits and memory stays bounded.
+    Live state that must not be missed (what is in flight, the counts) is better
+    read from the loop itself.
+    """
+
+    def __init__(self, maxlen: int = 10_000) -> None:
+        self._events: deque[Event] = deque(maxlen=maxlen)
+        self._ready = asyncio.Event()
+        self.dropped = 0
+
+    def emit(self, event: Event) -> None:
+        if len(self._events) == self._events.maxlen:
+            self.dropped += 1  # the deque drops its oldest on append
+        self._events.append(event)
+        self._ready.set()
+
+    def drain(self, limit: int | None = None) -> list[Event]:
+        """Take up to `limit` buffered events (all when None), oldest first; never waits."""
+        n = len(self._events) if limit is None else min(limit, len(self._events))
+        batch = [self._events.popleft() for _ in range(n)]
+        if not self._events:
+            self._ready.clear()
+        return batch
+
+    async def next_batch(self, limit: int | None = None) -> list[Event]:
+        """Wait until something is buffered, then drain it."""
+        await self._ready.wait()
+        return self.drain(limit)
