@@ -94,7 +94,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--jobs", type=int, default=20_000)
     parser.add_argument("--sleepers", type=int, default=2_000)
-    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--runs", type=int, default=2)
     args = parser.parse_args()
 
     n = args.jobs
@@ -117,6 +117,7 @@ def main() -> None:
           f"(ideal {ideal:.0f}/s, best of {args.runs}):")
     for name, make in [
         ("bare Semaphore + gather", lambda: baseline(sleepers)),
+        ("JobLoop, no reporters", lambda: with_loop(sleepers, [])),
         ("JobLoop, QueueReporter", lambda: with_loop(sleepers, [QueueReporter()])),
     ]:
         seconds = best_of(args.runs, make)
