@@ -33,6 +33,15 @@ class Unit:
     subject: int | str          # posting id, or a message's key
     data: dict[str, Any] = field(default_factory=dict)   # what the prompt needs
 
+    @property
+    def kind(self) -> str:
+        """The job loop's name for the task: which handler runs the unit."""
+        return self.task
+
+    @property
+    def key(self) -> str:
+        return self.unit_key
+
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
