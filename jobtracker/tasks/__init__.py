@@ -28,4 +28,7 @@ def ordered(enabled: dict[str, bool] | None = None) -> list[Task]:
 
 __all__ = ["REGISTRY", "Context", "NoAnswer", "Request", "Task", "Unit", "ordered", "register"]
 
-from jobtracker.tasks import level  # noqa: E402, F401
+from jobtracker.tasks import (  # noqa: E402
+    inbox,  # noqa: F401
+    level,  # noqa: F401
+)

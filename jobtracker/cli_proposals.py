@@ -1,0 +1,139 @@
+"""`jobtracker proposals`: review what the tasks proposed, without the TUI.
+
+    jobtracker proposals [list] [--pending] [--json]
+    jobtracker proposals show ID [--json]
+    jobtracker proposals accept ID...
+    jobtracker proposals reject ID...
+    jobtracker proposals undo
+
+Exit 2 names the id when a proposal does not exist, is stale, or cannot be
+decided or undone as asked; decisions that could be made are kept.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import UTC, datetime
+
+from jobtracker import proposals, store
+from jobtracker.cli import EXIT_OK, EXIT_USAGE, add_home, command
+from jobtracker.proposals import Decision, Proposal
+from jobtracker.workspace import Workspace
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="a JSON array (list) or object")
+    parser.add_argument("--pending", action="store_true",
+                        help="only proposals still to decide (pending or stale)")
+    # The nested parsers inherit the parent's class, so usage errors exit 2 here too.
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    listing = actions.add_parser("list", help="every proposal (the default action)")
+    _listing_flags(listing)
+    show = actions.add_parser("show", help="one proposal in full")
+    show.add_argument("id", type=int, metavar="ID")
+    show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                      help="a JSON object")
+    for name, what in (("accept", "apply these proposals, each in one transaction"),
+                       ("reject", "turn these proposals down")):
+        child = actions.add_parser(name, help=what)
+        child.add_argument("ids", type=int, nargs="+", metavar="ID")
+    undo = actions.add_parser("undo", help="take back the most recent decision")
+    for child in (listing, show, undo, actions.choices["accept"], actions.choices["reject"]):
+        add_home(child, top=False)
+
+
+def _listing_flags(parser: argparse.ArgumentParser) -> None:
+    # SUPPRESS: a flag given before `list` must survive the sub-parser's defaults.
+    parser.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="a JSON array of objects")
+    parser.add_argument("--pending", action="store_true", default=argparse.SUPPRESS,
+                        help="only proposals still to decide (pending or stale)")
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@command("proposals", "review proposals: list, show, accept, reject, undo", _configure)
+def cmd_proposals(args: argparse.Namespace, ws: Workspace) -> int:
+    action = args.action or "list"
+    return asyncio.run(_run(action, args, ws))
+
+
+async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
+    async with store.connect(ws.db) as conn:
+        if action == "list":
+            states = ("pending", "stale") if args.pending else None
+            return _print_list(await proposals.list_proposals(conn, ws.home, states), args.json)
+        if action == "show":
+            found = await proposals.get(conn, args.id, ws.home)
+            if found is None:
+                return _fail(f"no proposal {args.id}")
+            if args.json:
+                print(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
+            else:
+                print(_details(found))
+            return EXIT_OK
+        if action == "undo":
+            decision = await proposals.undo_last(conn, _now(), ws.home)
+            if decision is None:
+                print("nothing to undo")
+                return EXIT_OK
+            return _report([decision])
+        missing = [pid for pid in args.ids if await proposals.get(conn, pid) is None]
+        if missing:
+            return _fail(f"no proposal {', '.join(map(str, missing))}; nothing decided")
+        decide = proposals.accept if action == "accept" else proposals.reject
+        return _report(await decide(conn, args.ids, _now(), ws.home))
+
+
+def _fail(message: str) -> int:
+    print(f"jobtracker: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _report(decisions: list[Decision]) -> int:
+    failed = False
+    for decision in decisions:
+        if decision.ok:
+            print(decision.message)
+        else:
+            failed = True
+            print(f"jobtracker: {decision.message}", file=sys.stderr)
+    return EXIT_USAGE if failed else EXIT_OK
+
+
+def _print_list(found: list[Proposal], as_json: bool) -> int:
+    if as_json:
+        print(json.dumps([p.to_json() for p in found], ensure_ascii=False, indent=2))
+        return EXIT_OK
+    if not found:
+        print("no proposals")
+        return EXIT_OK
+    print(f"{'ID':>5}  {'STATE':<8} {'KIND':<11} {'TASK':<11} {'POSTING':>7}  SUMMARY")
+    for p in found:
+        posting = str(p.posting_id) if p.posting_id is not None else "-"
+        print(f"{p.id:>5}  {p.state:<8} {p.kind:<11} {p.task:<11} "
+              f"{posting:>7}  {p.summary}")
+    waiting = sum(p.state == "pending" for p in found)
+    print(f"\n{waiting} pending; accept with `jobtracker proposals accept ID`")
+    return EXIT_OK
+
+
+def _details(p: Proposal) -> str:
+    fields = [
+        ("kind", f"{p.kind} (from the {p.task} task, unit {p.unit_key})"),
+        ("posting", p.posting_id), ("application", p.application_id),
+        ("summary", p.summary), ("created", p.created_at), ("decided", p.decided_at),
+    ]
+    # The payload for people: text as it is, structures as JSON.
+    for key in sorted(p.payload):
+        value = p.payload[key]
+        fields.append((key, json.dumps(value, ensure_ascii=False, sort_keys=True)
+                       if isinstance(value, dict | list) else value))
+    head = f"proposal {p.id}: {p.state}" + (f" ({p.stale_reason})" if p.stale_reason else "")
+    return "\n".join([head, *(f"  {name:<12} {'-' if value is None else value}"
+                              for name, value in fields)])
