@@ -1,8 +1,30 @@
 """Job-board and feed parsers, one module per source, plus the registry.
 
-Adding an ATS is one module here and one import line below.
+Adding an ATS is one module here (a `SOURCE` with its default address, its parser
+and its job-page pattern) and one line in `_BOARDS` below; docs/sources.md says how.
+Feeds are a separate kind (`feed.parse`), not an `ats` a board may name.
 """
 
 from __future__ import annotations
 
-REGISTRY: dict[str, object] = {"greenhouse": None, "lever": None, "ashby": None}
+from jobtracker.sources import ashby, feed, greenhouse, lever
+from jobtracker.sources.base import NormalizedPosting, Source, SourceError
+
+_BOARDS: tuple[Source, ...] = (greenhouse.SOURCE, lever.SOURCE, ashby.SOURCE)
+
+# ATS name (the `ats` of a board in sources.yaml) → its source.
+REGISTRY: dict[str, Source] = {source.name: source for source in _BOARDS}
+
+parse_feed = feed.parse
+
+
+def identify(url: str) -> tuple[str, str, str] | None:
+    """(ats, token, external_id) when `url` is a job page of a known ATS, else None."""
+    for source in REGISTRY.values():
+        found = source.match_url(url)
+        if found:
+            return source.name, found[0], found[1]
+    return None
+
+
+__all__ = ["REGISTRY", "NormalizedPosting", "Source", "SourceError", "identify", "parse_feed"]

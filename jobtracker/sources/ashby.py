@@ -1,0 +1,105 @@
+"""Ashby's public job-board API.
+
+`GET https://api.ashbyhq.com/posting-api/job-board/{token}?includeCompensation=true`
+answers `{"jobs": [...]}` in one response (no paging: big boards are ~12 MB). An
+unknown board is a plain-text 404. `id` is a UUID, also the last part of `jobUrl`;
+`isRemote` is often null, so `workplaceType` is read too.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+from urllib.parse import quote
+
+from jobtracker.config import Board
+from jobtracker.sources.base import (
+    NormalizedPosting,
+    Source,
+    SourceError,
+    description,
+    iso_time,
+    load_json,
+    number,
+    text_field,
+)
+from jobtracker.text import html_to_text, one_line
+
+_JOB_PAGE = re.compile(r"^https?://jobs\.ashbyhq\.com/([^/?#]+)/([0-9a-f-]{36})", re.I)
+_REMOTE = {"remote": True, "onsite": False, "on-site": False, "hybrid": False}
+
+
+def default_url(token: str) -> str:
+    return (f"https://api.ashbyhq.com/posting-api/job-board/{quote(token, safe='')}"
+            "?includeCompensation=true")
+
+
+def match_url(url: str) -> tuple[str, str] | None:
+    """`jobs.ashbyhq.com/{token}/{uuid}` → (token, uuid)."""
+    found = _JOB_PAGE.match(url)
+    return (found.group(1), found.group(2).lower()) if found else None
+
+
+def _remote(job: dict[str, Any]) -> bool | None:
+    if isinstance(job.get("isRemote"), bool):
+        return job["isRemote"]
+    return _REMOTE.get(str(job.get("workplaceType") or "").lower())
+
+
+def _salary(job: dict[str, Any]) -> tuple[float | None, float | None, str | None]:
+    """The yearly salary component of the compensation summary, if there is one."""
+    compensation = job.get("compensation")
+    if not isinstance(compensation, dict):
+        return None, None, None
+    for part in compensation.get("summaryComponents") or []:
+        if not isinstance(part, dict) or part.get("compensationType") != "Salary":
+            continue
+        if "YEAR" not in str(part.get("interval") or "1 YEAR").upper():
+            continue
+        currency = part.get("currencyCode")
+        return (number(part.get("minValue")), number(part.get("maxValue")),
+                one_line(str(currency), 8) if currency else None)
+    return None, None, None
+
+
+def _prose(job: dict[str, Any]) -> str | None:
+    if isinstance(job.get("descriptionHtml"), str) and job["descriptionHtml"].strip():
+        return html_to_text(job["descriptionHtml"])
+    plain = job.get("descriptionPlain")
+    return plain if isinstance(plain, str) else None
+
+
+def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
+    job_id, title = job.get("id"), text_field(job.get("title"))
+    if not isinstance(job_id, str) or not job_id or not title:
+        return None
+    salary_min, salary_max, currency = _salary(job)
+    teams = [text_field(job.get(key)) for key in ("department", "team")]
+    return NormalizedPosting(
+        external_id=job_id.lower(),
+        title=title,
+        company=board.company,
+        location=text_field(job.get("location")),
+        remote=_remote(job),
+        url=text_field(job.get("jobUrl"), 2000),
+        department=" / ".join(dict.fromkeys(team for team in teams if team)),
+        description=description(_prose(job)),
+        salary_min=salary_min,
+        salary_max=salary_max,
+        salary_currency=currency,
+        posted_at=iso_time(job.get("publishedAt")),
+        updated_at=iso_time(job.get("updatedAt")),
+    )
+
+
+def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
+    data = load_json(payload)
+    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
+        raise SourceError("not an Ashby job board: expected an object with a 'jobs' list")
+    return [posting for job in data["jobs"] if isinstance(job, dict)
+            # Unlisted jobs are reachable by link only; the board does not advertise them.
+            if job.get("isListed") is not False
+            if (posting := _posting(job, board)) is not None]
+
+
+SOURCE = Source("ashby", default_url, parse, match_url)

@@ -1,0 +1,187 @@
+"""Text from outside (postings, emails, model answers) made safe and readable.
+
+`clean_text` is the gate every untrusted string passes where it enters the system:
+it removes terminal escape sequences and every control or format character
+(C0, DEL, C1, bidi overrides, zero-width marks) except newline and tab, so nothing
+stored can move a cursor, recolour a terminal or reorder what a person reads.
+`html_to_text` turns posting HTML into plain paragraphs and list items that a
+model and a person can both read.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import unicodedata
+
+# ESC-introduced sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ST`, and
+# two-character escapes): removed whole, so no "[31m" debris is left behind.
+_ANSI = re.compile(
+    r"\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)?"      # OSC ... BEL or ST
+    r"|\x1b\[[0-?]*[ -/]*[@-~]"                # CSI
+    r"|\x1b[@-Z\\-_]"                          # other two-character escapes
+    r"|\x9b[0-?]*[ -/]*[@-~]"                  # 8-bit CSI
+)
+
+
+def _replacement(ch: str, keep: str = "\t") -> str:
+    """What a non-printable character becomes: spaces stay spaces, breaks stay breaks."""
+    if ch in keep:
+        return ch
+    category = unicodedata.category(ch)
+    if category == "Zs":          # no-break space, thin space, ...: a plain space
+        return " "
+    if category in ("Zl", "Zp"):  # LINE / PARAGRAPH SEPARATOR
+        return "\n"
+    return ""                     # Cc, Cf (bidi, zero-width), Co, Cn, Cs: dropped
+
+
+def _clean_line(line: str, keep: str = "\t") -> str:
+    return "".join(ch if ch.isprintable() else _replacement(ch, keep) for ch in line)
+
+
+def clean_text(text: str | None) -> str:
+    """`text` without escape sequences or control/format characters (keeps \\n and \\t).
+
+    CR and CRLF become LF. Most lines are already printable, which `str.isprintable`
+    answers at C speed, so only the rare dirty line is rebuilt character by character.
+    """
+    return _clean(text, "\t")
+
+
+def _clean(text: str | None, keep: str) -> str:
+    if not text:
+        return ""
+    if "\x1b" in text or "\x9b" in text:
+        text = _ANSI.sub("", text)
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    lines = text.split("\n")
+    return "\n".join(
+        line if line.replace("\t", " ").isprintable() else _clean_line(line, keep)
+        for line in lines
+    )
+
+
+def one_line(text: str | None, limit: int = 0) -> str:
+    """Clean text collapsed to one line (titles, locations, error messages)."""
+    flat = " ".join(clean_text(text).split())
+    if limit and len(flat) > limit:
+        return flat[: limit - 1].rstrip() + "…"
+    return flat
+
+
+# --- HTML ---------------------------------------------------------------------------
+#
+# Regular-expression passes instead of `html.parser`: descriptions are a fetch's main
+# CPU cost (30,000 of them in the benchmark) and the stdlib parser spends ~4 µs of
+# pure-Python bookkeeping per tag. Here text never passes through Python code piece
+# by piece; only tags that shape the text (paragraphs, lists, rows) call back into
+# Python. Browsers' leniency is kept where it matters: a `<` that does not start a tag
+# is text, unclosed comments and scripts run to the end, the content of <script> and
+# <style> is never markup, and end tags are not matched against open ones. A tag's
+# attributes are bounded and hold no `<` or `>`, which keeps every scan linear on
+# hostile input (thousands of `<` with no `>`).
+
+# Dropped whole, whichever starts first: comments, doctypes, and elements whose
+# content is never text for a reader.
+_DROP = re.compile(
+    # The lookahead lets the scan skip every other tag at C speed.
+    r"<(?=[!?a-zA-Z])(?:!--.*?(?:-->|\Z)"
+    r"|[!?][^<>]{0,4000}>"
+    r"|(script|style|textarea|xmp|noscript|template|head|title|svg|iframe|object|canvas"
+    r"|select|button)\b[^<>]{0,4000}>.*?(?:</\1\s*>|\Z))",
+    re.S | re.I,
+)
+_PRE = re.compile(r"<pre\b[^<>]{0,4000}>(.*?)(?:</pre\s*>|\Z)", re.S | re.I)
+_TAG = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9:-]{0,40})(?![a-zA-Z0-9:-])[^<>]{0,4000}>")
+_SPACES = re.compile(r" {2,}")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_PLACEHOLDER = re.compile("\x02([0-9]+)\x03")
+
+# Elements that start and end a paragraph (a blank line around them).
+_BLOCK = ("p", "div", "section", "article", "header", "footer", "main", "aside", "nav",
+          "h1", "h2", "h3", "h4", "h5", "h6", "dl", "table", "blockquote", "pre", "figure",
+          "figcaption", "form", "fieldset", "address", "details", "summary", "hr")
+# Elements that start a new line but not a new paragraph.
+_LINE = ("br", "tr", "dt", "dd", "caption")
+# What each tag (`p`, or `/p` for its end tag) becomes; lists need `_Layout`, and
+# every other tag (<b>, <a>, <span>, <img>, ...) becomes nothing.
+_FIXED = {
+    **{tag: "\n\n" for tag in _BLOCK}, **{"/" + tag: "\n\n" for tag in _BLOCK},
+    **{tag: "\n" for tag in _LINE}, "td": " ", "th": " ", "/li": "",
+}
+# Private marks (control characters, so cleaning the input first removes any that
+# came with it): an indent that line stripping keeps, and the brackets of a <pre>
+# block's placeholder.
+_INDENT, _OPEN, _CLOSE = "\x01", "\x02", "\x03"
+
+
+class _Layout:
+    """The text a tag becomes; remembers the open lists for bullets and numbers."""
+
+    def __init__(self) -> None:
+        self.lists: list[list[int]] = []    # per open list: [next number], 0 for bullets
+
+    def __call__(self, match: re.Match[str]) -> str:
+        tag = match.group(1).lower()
+        fixed = _FIXED.get(tag)
+        if fixed is not None:
+            return fixed
+        if tag == "li":
+            return "\n" + self._bullet()
+        if tag in ("ul", "ol"):
+            self.lists.append([1 if tag == "ol" else 0])
+            # A list nested in an item continues that item; its own items start lines.
+            return "" if len(self.lists) > 1 else "\n\n"
+        if tag in ("/ul", "/ol"):
+            if self.lists:
+                self.lists.pop()
+            return "" if self.lists else "\n\n"
+        return ""
+
+    def _bullet(self) -> str:
+        if not self.lists:
+            return "- "
+        counter = self.lists[-1]
+        indent = _INDENT * (2 * (len(self.lists) - 1))
+        if not counter[0]:
+            return indent + "- "
+        counter[0] += 1
+        return f"{indent}{counter[0] - 1}. "
+
+
+def _unescape(text: str) -> str:
+    return html.unescape(text) if "&" in text else text
+
+
+def html_to_text(markup: str | None) -> str:
+    """Readable plain text from an HTML fragment.
+
+    Paragraphs and headings are separated by a blank line; list items become
+    `- item` (or `1. item` in ordered lists, indented two spaces per nesting level);
+    table cells are joined by spaces, one row per line. Scripts, styles and comments
+    are dropped, entities decoded, whitespace collapsed (kept inside <pre>), and the
+    result passed through `clean_text`.
+    """
+    if not markup:
+        return ""
+    text = _DROP.sub(" ", clean_text(markup))        # controls out first: marks are ours
+    blocks: list[str] = []
+    if "<pre" in text or "<PRE" in text:
+        text = _PRE.sub(lambda m: _keep_pre(m, blocks), text)
+    text = _TAG.sub(_Layout(), " ".join(text.split()))     # all whitespace is one space
+    if "&" in text:
+        # Entities can spell characters the first cleaning removed (&#x202e;).
+        text = _clean(html.unescape(text), keep="\t" + _INDENT + _OPEN + _CLOSE)
+    text = _SPACES.sub(" ", text.replace("\xa0", " ").replace("\t", " "))
+    text = "\n".join(line.strip(" ") for line in text.split("\n"))
+    text = _BLANK_LINES.sub("\n\n", text).strip("\n").replace(_INDENT, " ")
+    if blocks:
+        text = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], text)
+    return text
+
+
+def _keep_pre(match: re.Match[str], blocks: list[str]) -> str:
+    """Set a <pre> block's text aside, whitespace intact, behind a placeholder."""
+    blocks.append(clean_text(_unescape(_TAG.sub("", match.group(1)))).strip("\n"))
+    return f"<pre>{_OPEN}{len(blocks) - 1}{_CLOSE}</pre>"

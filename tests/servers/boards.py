@@ -1,0 +1,382 @@
+"""A real HTTP server on 127.0.0.1 serving job boards and feeds, for tests and benchmarks.
+
+Each route is a path with a fixed response; the body builders below produce each
+ATS's public API shape (Greenhouse, Lever, Ashby) and each feed format (RSS 2.0,
+Atom, JSON Feed)::
+
+    with BoardServer() as server:
+        server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "Senior Engineer")]),
+                   etag='"v1"')
+        url = server.url("/gh/acme")
+
+Unknown paths answer a plain-text 404 (as Ashby does). A route can be slow
+(`delay` seconds, without holding up other requests), have any status and body,
+and carry an ETag and/or Last-Modified: a request whose If-None-Match or
+If-Modified-Since matches gets 304 with no body. `server.requests` records
+(path, lower-cased headers) of every request.
+
+`python tests/servers/boards.py --boards 300 --postings 100` serves a benchmark set
+(`/bench/{i}` in Greenhouse shape) and prints its base URL on the first line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import html
+import json
+import sys
+import threading
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import format_datetime
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from xml.sax.saxutils import escape as xml_escape
+
+
+@dataclass(frozen=True)
+class Route:
+    body: bytes
+    status: int = 200
+    content_type: str = "application/json"
+    delay: float = 0.0
+    etag: str | None = None
+    last_modified: str | None = None
+
+
+@dataclass(frozen=True)
+class Recorded:
+    path: str
+    headers: dict[str, str]
+
+
+def _as_bytes(body: bytes | str | Any) -> bytes:
+    if isinstance(body, bytes):
+        return body
+    if isinstance(body, str):
+        return body.encode("utf-8")
+    return json.dumps(body).encode("utf-8")
+
+
+class _Handler(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"     # keep-alive, as real boards serve
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
+        return None
+
+    def do_GET(self) -> None:
+        owner = self.server.owner
+        owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}))
+        route = owner.routes.get(self.path)
+        if route is None:
+            self._send(404, b"Not Found", "text/plain")
+            return
+        if route.delay:
+            time.sleep(route.delay)
+        if self._not_modified(route):
+            self.send_response(304)
+            self._validators(route)
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return
+        self._send(route.status, route.body, route.content_type, route)
+
+    def _not_modified(self, route: Route) -> bool:
+        if route.status != 200:
+            return False
+        if route.etag and self.headers.get("If-None-Match") == route.etag:
+            return True
+        return bool(route.last_modified
+                    and self.headers.get("If-Modified-Since") == route.last_modified)
+
+    def _validators(self, route: Route) -> None:
+        if route.etag:
+            self.send_header("ETag", route.etag)
+        if route.last_modified:
+            self.send_header("Last-Modified", route.last_modified)
+
+    def _send(self, status: int, body: bytes, content_type: str,
+              route: Route | None = None) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(body)))
+        if route is not None:
+            self._validators(route)
+        self.end_headers()
+        with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # client gave up
+            self.wfile.write(body)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    owner: BoardServer
+
+
+class BoardServer:
+    """Job boards and feeds on 127.0.0.1, on a free port, in a background thread."""
+
+    def __init__(self) -> None:
+        self.routes: dict[str, Route] = {}
+        self._requests: list[Recorded] = []
+        self._lock = threading.Lock()
+        self._server: _Server | None = None
+        self._thread: threading.Thread | None = None
+
+    def set(self, path: str, body: bytes | str | Any, *, status: int = 200,
+            content_type: str | None = None, delay: float = 0.0, etag: str | None = None,
+            last_modified: str | None = None) -> str:
+        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL."""
+        if content_type is None:
+            content_type = ("application/json" if not isinstance(body, bytes | str)
+                            else "application/xml" if _as_bytes(body).lstrip()[:1] == b"<"
+                            else "text/plain")
+        self.routes[path] = Route(_as_bytes(body), status, content_type, delay, etag,
+                                  last_modified)
+        return self.url(path)
+
+    def url(self, path: str) -> str:
+        assert self._server is not None, "start the server first"
+        host, port = self._server.server_address[:2]
+        return f"http://{host}:{port}{path}"
+
+    def record(self, request: Recorded) -> None:
+        with self._lock:
+            self._requests.append(request)
+
+    @property
+    def requests(self) -> list[Recorded]:
+        with self._lock:
+            return list(self._requests)
+
+    def start(self) -> BoardServer:
+        self._server = _Server(("127.0.0.1", 0), _Handler)
+        self._server.owner = self
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        name="board-server", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        if self._server is not None:
+            self._server.shutdown()
+            self._server.server_close()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def __enter__(self) -> BoardServer:
+        return self.start()
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.stop()
+
+
+# --- body builders: each ATS's public API shape -------------------------------------
+
+def greenhouse_job(job_id: int, title: str, *, content_html: str = "<p>About the role.</p>",
+                   location: str | None = "Berlin", updated_at: str = "2026-09-01T10:00:00-04:00",
+                   departments: Iterable[str] = ("Engineering",),
+                   offices: Iterable[str] = ("Berlin",), token: str = "acme") -> dict[str, Any]:
+    """One job of `GET /v1/boards/{token}/jobs?content=true`: `content` entity-escaped."""
+    return {
+        "absolute_url": f"https://boards.greenhouse.io/{token}/jobs/{job_id}",
+        "data_compliance": [{"type": "gdpr", "requires_consent": False}],
+        "internal_job_id": job_id + 1_000_000,
+        "location": {"name": location} if location is not None else None,
+        "metadata": None,
+        "id": job_id,
+        "updated_at": updated_at,
+        "requisition_id": f"R{job_id}",
+        "title": title,
+        "content": html.escape(content_html, quote=True),
+        "departments": [{"id": i, "name": name, "child_ids": [], "parent_id": None}
+                        for i, name in enumerate(departments)],
+        "offices": [{"id": i, "name": name, "location": name, "child_ids": [],
+                     "parent_id": None} for i, name in enumerate(offices)],
+    }
+
+
+def greenhouse_board(jobs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"jobs": jobs, "meta": {"total": len(jobs)}}
+
+
+def lever_posting(posting_id: str, title: str, *, location: str = "Remote - EU",
+                  team: str = "Platform", department: str = "Engineering",
+                  commitment: str = "Full-time",
+                  description_html: str = "<div>We build tools.</div>",
+                  lists: Iterable[tuple[str, str]] = (("Requirements", "<li>Python</li>"),),
+                  additional: str = "<div>Benefits.</div>", created_at_ms: int = 1_788_000_000_000,
+                  workplace_type: str = "remote", token: str = "acme",
+                  salary: dict[str, Any] | None = None) -> dict[str, Any]:
+    """One element of `GET /v0/postings/{token}?mode=json` (a JSON array)."""
+    posting = {
+        "additional": additional,
+        "additionalPlain": "Benefits.",
+        "categories": {"commitment": commitment, "department": department,
+                       "location": location, "team": team, "allLocations": [location]},
+        "createdAt": created_at_ms,
+        "descriptionPlain": "We build tools.",
+        "description": description_html,
+        "id": posting_id,
+        "lists": [{"text": text, "content": content} for text, content in lists],
+        "text": title,
+        "country": "DE",
+        "workplaceType": workplace_type,
+        "hostedUrl": f"https://jobs.lever.co/{token}/{posting_id}",
+        "applyUrl": f"https://jobs.lever.co/{token}/{posting_id}/apply",
+    }
+    if salary is not None:
+        posting["salaryRange"] = salary
+    return posting
+
+
+def ashby_job(job_id: str, title: str, *, location: str = "Berlin",
+              description_html: str = "<p>Join us.</p>", is_remote: bool | None = None,
+              workplace_type: str | None = "Hybrid",
+              published_at: str = "2026-08-30T12:00:00.000+00:00",
+              token: str = "acme", salary: tuple[float, float, str] | None = None,
+              is_listed: bool = True) -> dict[str, Any]:
+    """One job of `GET /posting-api/job-board/{token}?includeCompensation=true`."""
+    job: dict[str, Any] = {
+        "id": job_id,
+        "title": title,
+        "department": "Engineering",
+        "team": "Infrastructure",
+        "employmentType": "FullTime",
+        "location": location,
+        "secondaryLocations": [],
+        "publishedAt": published_at,
+        "isListed": is_listed,
+        "isRemote": is_remote,
+        "workplaceType": workplace_type,
+        "address": {"postalAddress": {"addressLocality": location}},
+        "jobUrl": f"https://jobs.ashbyhq.com/{token}/{job_id}",
+        "applyUrl": f"https://jobs.ashbyhq.com/{token}/{job_id}/application",
+        "descriptionHtml": description_html,
+        "descriptionPlain": "Join us.",
+    }
+    if salary is not None:
+        low, high, currency = salary
+        component = {"compensationType": "Salary", "interval": "1 YEAR",
+                     "currencyCode": currency, "minValue": low, "maxValue": high,
+                     "summary": f"{low}-{high} {currency}"}
+        job["compensation"] = {
+            "compensationTierSummary": component["summary"],
+            "scrapeableCompensationSalarySummary": component["summary"],
+            "compensationTiers": [{"id": "t1", "tierSummary": component["summary"],
+                                   "title": "Zone A", "components": [component]}],
+            "summaryComponents": [component,
+                                  {"compensationType": "EquityPercentage", "interval": "NONE",
+                                   "currencyCode": None, "minValue": 0.1, "maxValue": 0.2}],
+        }
+    return job
+
+
+def ashby_board(jobs: list[dict[str, Any]]) -> dict[str, Any]:
+    return {"apiVersion": "1", "jobs": jobs}
+
+
+# --- feeds --------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Item:
+    """One feed item, written out by `rss`, `atom` or `json_feed`."""
+
+    guid: str
+    title: str
+    link: str
+    blurb_html: str = "<p>A short blurb.</p>"
+    published: datetime = datetime(2026, 9, 1, 9, 30, tzinfo=UTC)
+    author: str = ""
+    location: str = ""
+
+
+def rss(items: Iterable[Item], title: str = "Jobs") -> str:
+    parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" '
+             f'xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>{xml_escape(title)}'
+             f"</title><link>https://example.org/</link><description>jobs</description>"]
+    for item in items:
+        parts.append(
+            f"<item><title>{xml_escape(item.title)}</title><link>{xml_escape(item.link)}</link>"
+            f'<guid isPermaLink="false">{xml_escape(item.guid)}</guid>'
+            f"<description>{xml_escape(item.blurb_html)}</description>"
+            f"<pubDate>{format_datetime(item.published)}</pubDate>"
+            + (f"<dc:creator>{xml_escape(item.author)}</dc:creator>" if item.author else "")
+            + (f"<location>{xml_escape(item.location)}</location>" if item.location else "")
+            + "</item>")
+    parts.append("</channel></rss>")
+    return "".join(parts)
+
+
+def atom(items: Iterable[Item], title: str = "Jobs") -> str:
+    parts = ['<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
+             f"<title>{xml_escape(title)}</title><id>urn:jobs</id>"
+             "<updated>2026-09-01T00:00:00Z</updated>"]
+    for item in items:
+        parts.append(
+            f"<entry><id>{xml_escape(item.guid)}</id><title type=\"text\">"
+            f"{xml_escape(item.title)}</title><link rel=\"alternate\" "
+            f"href=\"{xml_escape(item.link)}\"/><updated>{item.published.isoformat()}</updated>"
+            f"<summary type=\"html\">{xml_escape(item.blurb_html)}</summary>"
+            + (f"<author><name>{xml_escape(item.author)}</name></author>" if item.author else "")
+            + "</entry>")
+    parts.append("</feed>")
+    return "".join(parts)
+
+
+def json_feed(items: Iterable[Item], title: str = "Jobs") -> dict[str, Any]:
+    return {
+        "version": "https://jsonfeed.org/version/1.1",
+        "title": title,
+        "items": [
+            {"id": item.guid, "url": item.link, "title": item.title,
+             "content_html": item.blurb_html, "date_published": item.published.isoformat(),
+             **({"authors": [{"name": item.author}]} if item.author else {})}
+            for item in items
+        ],
+    }
+
+
+# --- the benchmark set --------------------------------------------------------------
+
+BENCH_PARAGRAPH = (
+    "<p>We are looking for an engineer to join our <strong>platform</strong> team. You will "
+    "design, build and run services that thousands of customers rely on every day.</p>"
+    "<ul><li>Five or more years with Python or Go</li><li>Experience with PostgreSQL "
+    "&amp; distributed systems</li><li>Care for <em>operability</em> and clear docs</li></ul>"
+)
+BENCH_TITLES = ("Senior Backend Engineer", "Staff Engineer", "Software Engineer II",
+                "Engineering Manager", "Junior Frontend Developer", "Principal Engineer")
+
+
+def bench_board(board: int, postings: int) -> bytes:
+    """A Greenhouse-shaped board of `postings` jobs with ~3 KB descriptions each."""
+    content = BENCH_PARAGRAPH * 6
+    jobs = [greenhouse_job(board * 100_000 + i, f"{BENCH_TITLES[i % len(BENCH_TITLES)]} {i}",
+                           content_html=content, token=f"bench{board}")
+            for i in range(postings)]
+    return json.dumps(greenhouse_board(jobs)).encode()
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description="serve a benchmark set of boards")
+    parser.add_argument("--boards", type=int, default=300)
+    parser.add_argument("--postings", type=int, default=100)
+    args = parser.parse_args(argv)
+    server = BoardServer()
+    for board in range(args.boards):
+        server.routes[f"/bench/{board}"] = Route(bench_board(board, args.postings),
+                                                 etag=f'"bench-{board}"')
+    server.start()
+    print(server.url("/bench/"), flush=True)
+    try:
+        sys.stdin.read()          # serve until the parent closes our stdin
+    finally:
+        server.stop()
+
+
+if __name__ == "__main__":
+    main()
