@@ -1,3 +1,6 @@
 """Imports every module that registers a `jobtracker` subcommand."""
 
-from jobtracker import cli_proposals  # noqa: F401
+from jobtracker import (
+    cli_matches,  # noqa: F401
+    cli_proposals,  # noqa: F401
+)

@@ -318,7 +318,8 @@ async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> S
     added = 0
     async with store.write(conn):
         linker = await Linker.load(conn)
-        # Postings fetched since an unread message arrived may name it now.
+        # Postings fetched (or applications made) since an unread message was
+        # linked may name it now; unchanged since, it is not linked again.
         relinked = await linker.relink_unread(conn)
         for item, message in parsed:
             key, exists = await _key_for(conn, message)
@@ -328,11 +329,11 @@ async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> S
                 await conn.execute(
                     "INSERT INTO messages (key, message_id, content_hash, sender, "
                     "sender_domain, subject, sent_at, body, company, posting_id, link_reason,"
-                    " first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    " link_basis, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                     (key, message.message_id, message.content_hash, message.sender,
                      message.sender_domain, message.subject,
                      message.date or _mtime_iso(item.mtime_ns), message.body, link.company,
-                     link.posting_id, link.reason, now))
+                     link.posting_id, link.reason, linker.basis, now))
                 added += 1
             await conn.execute(
                 "INSERT INTO maildir_files (name, size, mtime_ns, message_key) "

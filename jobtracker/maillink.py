@@ -91,7 +91,10 @@ def candidate_ids(text: str) -> list[str]:
 class Linker:
     """The known companies (boards, postings, applications), loaded once per sync."""
 
-    def __init__(self, companies: list[str]) -> None:
+    def __init__(self, companies: list[str], basis: str = "") -> None:
+        # Names what linking could find: the newest posting and application. A
+        # message linked against the same basis would be linked the same way again.
+        self.basis = basis
         self.by_norm: dict[str, str] = {}
         for name in sorted(companies, key=len, reverse=True):
             norm = normalize_company(name)
@@ -110,7 +113,11 @@ class Linker:
         rows = await conn.execute_fetchall(
             "SELECT company FROM boards UNION SELECT company FROM postings "
             "UNION SELECT company FROM applications")
-        return cls([row[0] for row in rows if row[0] and row[0].strip()])
+        newest = await (await conn.execute(
+            "SELECT (SELECT MAX(id) FROM postings), (SELECT MAX(id) FROM applications)"
+        )).fetchone()
+        return cls([row[0] for row in rows if row[0] and row[0].strip()],
+                   f"{newest[0] or 0}:{newest[1] or 0}")
 
     def companies_in(self, text: str) -> list[str]:
         if self.pattern is None or not text:
@@ -147,19 +154,23 @@ class Linker:
         return Link(company, None, where)
 
     async def relink_unread(self, conn: aiosqlite.Connection) -> int:
-        """Link again the unread messages with no posting yet; returns how many changed."""
+        """Link again the unread messages with no posting yet, if postings or
+        applications were added since they were linked; returns how many changed."""
         rows = await conn.execute_fetchall(
             "SELECT key, sender, sender_domain, subject, body, company FROM messages "
-            "WHERE state IS NULL AND posting_id IS NULL")
+            "WHERE state IS NULL AND posting_id IS NULL AND link_basis != ?", (self.basis,))
         changed = 0
         for key, sender, domain, subject, body, company in rows:
             link = await self.link(conn, sender, domain, subject, body)
-            if link.posting_id is None and (link.company is None or link.company == company):
-                continue
+            if link.posting_id is not None or link.company not in (None, company):
+                changed += 1
+            else:
+                link = Link(company, None, "")
             await conn.execute(
-                "UPDATE messages SET company = ?, posting_id = ?, link_reason = ? WHERE key = ?",
-                (link.company, link.posting_id, link.reason, key))
-            changed += 1
+                "UPDATE messages SET company = ?, posting_id = ?, "
+                "link_reason = CASE WHEN ? = '' THEN link_reason ELSE ? END, link_basis = ? "
+                "WHERE key = ?",
+                (link.company, link.posting_id, link.reason, link.reason, self.basis, key))
         return changed
 
 

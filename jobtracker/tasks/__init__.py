@@ -30,5 +30,6 @@ __all__ = ["REGISTRY", "Context", "NoAnswer", "Request", "Task", "Unit", "ordere
 
 from jobtracker.tasks import (  # noqa: E402
     inbox,  # noqa: F401
+    judge,  # noqa: F401
     level,  # noqa: F401
 )

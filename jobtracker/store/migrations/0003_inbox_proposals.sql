@@ -16,6 +16,7 @@ CREATE TABLE messages (
     company       TEXT,                          -- linked company, NULL when unknown
     posting_id    INTEGER REFERENCES postings(id) ON DELETE SET NULL,
     link_reason   TEXT NOT NULL DEFAULT '',      -- how the link was found
+    link_basis    TEXT NOT NULL DEFAULT '',      -- what it was linked against (Linker.basis)
     first_seen    TEXT NOT NULL,
     state         TEXT,                          -- the inbox reading; NULL while unread
     evidence      TEXT,

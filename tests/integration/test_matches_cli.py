@@ -1,0 +1,162 @@
+"""`jobtracker matches` and `jobtracker status` against a seeded workspace database."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from pathlib import Path
+
+import pytest
+from conftest import run_cli
+
+from jobtracker import cli, scoring, store
+from jobtracker.config import load_profile
+from jobtracker.workspace import Workspace
+
+NOW = "2026-09-01T00:00:00Z"
+KEYS = {"id", "score", "verdict", "company", "title", "location", "url", "status"}
+
+# id, company, title, location, remote, verdict, closed
+POSTINGS = [
+    (1, "Acme", "Senior Backend Engineer", "Berlin", 0, "strong", False),
+    (2, "Bolt", "Staff Engineer", "Remote - EU", 1, "partial", False),
+    (3, "Crane", "Senior SRE \x1b[31m[red]Evil[/red]\x1b]8;;http://x\x07", "Berlin", 0,
+     "good", False),
+    (4, "Dove", "Senior Data Engineer", "Berlin", 0, "strong", True),    # closed
+    (5, "Eel", "Junior Engineer", "Berlin", 0, "strong", False),         # not a match
+]
+
+
+async def _seed(home: Path) -> None:
+    profile = load_profile(home / "profile.yaml")
+    async with store.connect(home / "jobtracker.db") as conn, store.write(conn):
+        await conn.execute(
+            "INSERT INTO boards (id, source, token, company) VALUES (1, 'greenhouse', 'x', 'X')")
+        for pid, company, title, location, remote, verdict, closed in POSTINGS:
+            level = "junior" if title.startswith("Junior") else (
+                "staff" if title.startswith("Staff") else "senior")
+            description = f"{title}: Python."
+            await conn.execute(
+                "INSERT INTO postings (id, board_id, external_id, company, title, location, "
+                "remote, url, description, title_level, first_seen, last_seen, closed_at) "
+                "VALUES (?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (pid, f"e{pid}", company, title, location, remote,
+                 f"https://jobs.example/{pid}", description, level, NOW, NOW,
+                 NOW if closed else None))
+            await conn.execute(
+                "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, "
+                "verdict, reasons, model, ranked_at) VALUES (?, ?, ?, ?, ?, '[\"r\"]', 'm', ?)",
+                (pid, "k", profile.prose_hash, store.description_hash(description), verdict,
+                 NOW))
+        await scoring.score_postings(conn, profile, NOW)
+
+
+@pytest.fixture
+def seeded(ws: Workspace) -> Workspace:
+    asyncio.run(_seed(ws.home))
+    return ws
+
+
+def matches_json(ws: Workspace, capsys: pytest.CaptureFixture[str], *extra: str) -> list[dict]:
+    assert cli.main(["--home", str(ws.home), "matches", "--json", *extra]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def test_matches_json_lists_open_scored_matches_best_first(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    found = matches_json(seeded, capsys)
+    assert [m["id"] for m in found] == [1, 3, 2]
+    assert all(set(m) >= KEYS for m in found)
+    scores = [m["score"] for m in found]
+    assert scores == sorted(scores, reverse=True)
+    first = found[0]
+    assert (first["verdict"], first["company"], first["title"], first["location"],
+            first["url"], first["status"]) == ("strong", "Acme", "Senior Backend Engineer",
+                                               "Berlin", "https://jobs.example/1", None)
+    assert first["score"] == pytest.approx(sum(p["points"] for p in first["parts"].values()))
+    assert first["stale"] is False
+
+
+def test_top_keeps_the_best(seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert [m["id"] for m in matches_json(seeded, capsys, "--top", "2")] == [1, 3]
+
+
+@pytest.mark.parametrize("bad", ["0", "-1", "many"])
+def test_top_must_be_a_positive_number(seeded: Workspace, capsys: pytest.CaptureFixture[str],
+                                       bad: str) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--home", str(seeded.home), "matches", "--top", bad])
+    assert exit_info.value.code == 2
+    assert "--top" in capsys.readouterr().err
+
+
+def test_table_shows_untrusted_text_literally(seeded: Workspace,
+                                              capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--home", str(seeded.home), "matches"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert lines[0].split() == ["score", "verdict", "company", "title", "location", "status",
+                                "url"]
+    assert len(lines) == 4
+    assert "Acme" in lines[1] and "strong" in lines[1] and "https://jobs.example/1" in lines[1]
+    assert "\x1b" not in out and "\x07" not in out
+    assert "[red]Evil[/red]" in lines[2]          # markup is shown, not interpreted
+
+
+def test_status_creates_then_updates_the_application(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    home = str(seeded.home)
+    assert cli.main(["--home", home, "status", "2", "applied"]) == 0
+    assert "applied (new application)" in capsys.readouterr().out
+    assert cli.main(["status", "2", "Interviewing", "--home", home]) == 0
+    assert "interviewing (was applied)" in capsys.readouterr().out
+    by_id = {m["id"]: m for m in matches_json(seeded, capsys)}
+    assert by_id[2]["status"] == "interviewing"
+    assert by_id[1]["status"] is None
+
+
+def test_invalid_status_is_a_clear_error_and_changes_nothing(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--home", str(seeded.home), "status", "1", "hired"]) == 2
+    err = capsys.readouterr().err
+    assert "'hired' is not an application status" in err
+    assert "saved, applied, screening, interviewing, offer, rejected, withdrawn" in err
+    assert all(m["status"] is None for m in matches_json(seeded, capsys))
+
+
+def test_unknown_posting_is_a_clear_error(seeded: Workspace,
+                                          capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--home", str(seeded.home), "status", "99", "saved"]) == 2
+    assert "no posting with id 99" in capsys.readouterr().err
+
+
+def test_no_scored_matches_says_how_to_get_some(ws: Workspace,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--home", str(ws.home), "matches"]) == 0
+    assert "jobtracker rank" in capsys.readouterr().out
+    assert matches_json(ws, capsys) == []
+
+
+def test_console_command_end_to_end(seeded: Workspace) -> None:
+    done = run_cli("matches", "--json", "--top", "1", "--home", str(seeded.home))
+    assert done.returncode == 0, done.stderr
+    (best,) = json.loads(done.stdout)
+    assert best["id"] == 1
+    bad = run_cli("status", "1", "nope", "--home", str(seeded.home))
+    assert bad.returncode == 2
+    assert "not an application status" in bad.stderr
+
+
+async def _rewrite_description(db: Path, pid: int) -> None:
+    async with store.connect(db) as conn:
+        await conn.execute("UPDATE postings SET description = 'rewritten' WHERE id = ?", (pid,))
+
+
+def test_a_verdict_for_older_text_is_marked_stale(seeded: Workspace,
+                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    asyncio.run(_rewrite_description(seeded.db, 2))
+    by_id = {m["id"]: m for m in matches_json(seeded, capsys)}
+    assert by_id[2]["stale"] is True and by_id[1]["stale"] is False
+    assert cli.main(["--home", str(seeded.home), "matches"]) == 0
+    out = capsys.readouterr().out
+    assert "partial*" in out and "older description" in out
