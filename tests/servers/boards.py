@@ -13,7 +13,8 @@ Unknown paths answer a plain-text 404 (as Ashby does). A route can be slow
 (`delay` seconds, without holding up other requests), have any status and body,
 and carry an ETag and/or Last-Modified: a request whose If-None-Match or
 If-Modified-Since matches gets 304 with no body. `server.requests` records
-(path, lower-cased headers) of every request.
+(path, lower-cased headers) of every request; `server.peak_in_flight` is the most
+requests it was answering at once.
 
 `python tests/servers/boards.py --boards 300 --postings 100` serves a benchmark set
 (`/bench/{i}` in Greenhouse shape) and prints its base URL on the first line.
@@ -71,7 +72,13 @@ class _Handler(BaseHTTPRequestHandler):
     def do_GET(self) -> None:
         owner = self.server.owner
         owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}))
-        route = owner.routes.get(self.path)
+        owner.entered()
+        try:
+            self._answer(owner.routes.get(self.path))
+        finally:
+            owner.left()
+
+    def _answer(self, route: Route | None) -> None:
         if route is None:
             self._send(404, b"Not Found", "text/plain")
             return
@@ -123,6 +130,8 @@ class BoardServer:
         self.routes: dict[str, Route] = {}
         self._requests: list[Recorded] = []
         self._lock = threading.Lock()
+        self.in_flight = 0
+        self.peak_in_flight = 0       # most requests being answered at once
         self._server: _Server | None = None
         self._thread: threading.Thread | None = None
 
@@ -147,6 +156,15 @@ class BoardServer:
         with self._lock:
             self._requests.append(request)
 
+    def entered(self) -> None:
+        with self._lock:
+            self.in_flight += 1
+            self.peak_in_flight = max(self.peak_in_flight, self.in_flight)
+
+    def left(self) -> None:
+        with self._lock:
+            self.in_flight -= 1
+
     @property
     def requests(self) -> list[Recorded]:
         with self._lock:
@@ -155,7 +173,9 @@ class BoardServer:
     def start(self) -> BoardServer:
         self._server = _Server(("127.0.0.1", 0), _Handler)
         self._server.owner = self
+        # A short poll interval: stop() returns within 50 ms, not the default 0.5 s.
         self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.05},
                                         name="board-server", daemon=True)
         self._thread.start()
         return self
