@@ -1,0 +1,424 @@
+"""The model-server client: probe, one structured call, per-call retries.
+
+Any OpenAI-compatible server (Ollama, llama.cpp's llama-server, vLLM, LiteLLM)
+is asked through `POST {base}/chat/completions` with the nested `json_schema`
+response format. Servers do not all enforce the schema, so every answer is
+validated here too; an answer that does not parse or validate is retried like
+a transport error. Retries belong to the call and nowhere above it: a call that
+still fails raises `LLMError`, and the unit that asked writes nothing.
+
+One `LLMClient` per run holds one pooled `httpx.AsyncClient`. The bearer token
+is read from the named environment variable and only ever put in a request
+header: reasons, events and exceptions are built from status codes, exception
+class names and the server's address without its user-info.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import random as _random
+import re
+import time
+from collections.abc import Awaitable, Callable, Mapping
+from dataclasses import dataclass, field
+from email.utils import parsedate_to_datetime
+from functools import lru_cache
+from typing import Any
+
+import httpx
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from jobtracker.config import LLMConfig
+from jobtracker.workers.events import EventType, report
+
+# Backoff between attempts, as in the official OpenAI client family.
+BACKOFF_START = 0.5
+BACKOFF_CAP = 8.0
+# The longest server-requested wait we honour; longer requests are cut to this.
+RETRY_AFTER_CAP = 60.0
+# How long the probe may take, whatever the per-call timeout says.
+PROBE_TIMEOUT = 10.0
+
+RETRYABLE_STATUS = frozenset({408, 409, 429})
+# llama-cpp-python's server rejects the nested json_schema form with this text.
+FLAT_FORMAT_HINT = "Input should be 'text' or 'json_object'"
+
+# What _exchange returns when the server wants the flat json_object form instead.
+_WANTS_FLAT = "wants flat response_format"
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
+_THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
+
+
+class LLMError(Exception):
+    """A call that failed for good. `str()` is one short line for people."""
+
+    def __init__(self, reason: str, *, attempts: int = 1, status: int | None = None) -> None:
+        self.reason = reason
+        self.attempts = attempts
+        self.status = status
+        super().__init__(reason if attempts <= 1 else f"{reason} after {attempts} attempts")
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A schema-valid answer and what it cost."""
+
+    data: dict[str, Any]
+    model: str
+    input_tokens: int
+    output_tokens: int
+    seconds: float      # the successful attempt's round trip
+    attempts: int
+
+
+@dataclass(frozen=True)
+class ProbeResult:
+    """What `GET {base}/models` said. `reason` is None when the default model is there."""
+
+    ok: bool
+    reason: str | None
+    models: list[str] = field(default_factory=list)
+    # Tasks with a model of their own (config.models): None when listed, else why not.
+    task_reasons: dict[str, str | None] = field(default_factory=dict)
+
+    def available_for(self, task: str) -> str | None:
+        """Why `task` cannot be asked (None when it can)."""
+        return self.task_reasons.get(task, self.reason)
+
+
+@dataclass(frozen=True)
+class _Failure:
+    """One failed attempt: a short word for events, a longer line for the error."""
+
+    short: str
+    detail: str
+    retryable: bool = True
+    status: int | None = None
+    wait: float | None = None   # what the server asked for, already capped
+
+
+def idempotency_key(task: str, unit_key: str) -> str:
+    """Stable per unit: a rerun of the same question sends the same key."""
+    return hashlib.sha256(f"{task}:{unit_key}".encode()).hexdigest()
+
+
+def display_url(url: str) -> str:
+    """The URL without user-info, for messages (a password there is a secret too)."""
+    try:
+        return str(httpx.URL(url).copy_with(userinfo=b""))
+    except (httpx.InvalidURL, TypeError):
+        return "the configured URL"
+
+
+def clean_text(text: str) -> str:
+    """Drop control characters (C0, DEL, C1, bidi overrides), keeping newline and tab."""
+    return "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
+
+
+def one_line(text: str, limit: int = 160) -> str:
+    text = " ".join(clean_text(text).split())
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def retry_after(headers: Mapping[str, str], now: float) -> float | None:
+    """Seconds the server asked us to wait: retry-after-ms, Retry-After seconds or date."""
+    with contextlib.suppress(KeyError, ValueError):
+        return _capped(float(headers["retry-after-ms"]) / 1000)
+    value = headers.get("retry-after")
+    if value is None:
+        return None
+    with contextlib.suppress(ValueError):
+        return _capped(float(value))
+    with contextlib.suppress(TypeError, ValueError, IndexError, OverflowError):
+        return _capped(parsedate_to_datetime(value).timestamp() - now)
+    return None
+
+
+def _capped(seconds: float) -> float | None:
+    if seconds != seconds or seconds < 0:   # NaN or in the past: fall back to backoff
+        return None
+    return min(seconds, RETRY_AFTER_CAP)
+
+
+def backoff(attempt: int, random: Callable[[], float]) -> float:
+    """Exponential backoff after failed attempt `attempt` (1-based), less up to 25% jitter."""
+    return min(BACKOFF_START * 2 ** (attempt - 1), BACKOFF_CAP) * (1 - 0.25 * random())
+
+
+def parse_content(content: str) -> Any:
+    """The answer's JSON, tolerating surrounding whitespace, a leading <think> block
+    (reasoning models) and a ```json fence (models that ignore the grammar)."""
+    text = _THINK.sub("", content.strip(), count=1).strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    return json.loads(text)
+
+
+def _cleaned(value: Any) -> Any:
+    """Model answers are untrusted text: strip control characters from every string."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [_cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(str(k)): _cleaned(v) for k, v in value.items()}
+    return value
+
+
+@lru_cache(maxsize=64)
+def _validator(schema_json: str) -> Draft202012Validator:
+    schema = json.loads(schema_json)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_problem(data: Any, schema: dict[str, Any]) -> str | None:
+    """The most relevant way `data` breaks `schema`, as one line, or None."""
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    error = best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return one_line(f"{where}: {error.message}" if where else error.message, 120)
+
+
+class LLMClient:
+    """One model server for one run: `async with LLMClient(config) as client:`."""
+
+    def __init__(self, config: LLMConfig, http: httpx.AsyncClient | None = None, *,
+                 max_in_flight: int | None = None,
+                 sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
+                 random: Callable[[], float] = _random.random) -> None:
+        self.config = config
+        self.base = (config.url or "").rstrip("/")
+        self._owns_http = http is None
+        self._http = http or httpx.AsyncClient(limits=httpx.Limits(
+            max_connections=None, max_keepalive_connections=max(max_in_flight or 0, 20)))
+        self._limit: asyncio.Semaphore | contextlib.nullcontext[None] = (
+            asyncio.Semaphore(max_in_flight) if max_in_flight else contextlib.nullcontext())
+        self._sleep = sleep
+        self._random = random
+        token = os.environ.get(config.api_key_env) if config.api_key_env else None
+        # Kept out of every message: only _headers() reads it, and _redact() guards the rest.
+        self.__token = token or None
+        # Set once a server rejects the nested json_schema form (llama-cpp-python).
+        self.flat_response_format = False
+        self.last_probe: ProbeResult | None = None
+
+    async def __aenter__(self) -> LLMClient:
+        return self
+
+    async def __aexit__(self, *exc_info: object) -> None:
+        await self.aclose()
+
+    async def aclose(self) -> None:
+        if self._owns_http:
+            await self._http.aclose()
+
+    # --- probe ---------------------------------------------------------------------
+
+    async def probe(self) -> ProbeResult:
+        """Is the server there, and does it list the configured model(s)?"""
+        cfg = self.config
+        if not self.base or not (cfg.model or cfg.models):
+            return self._probe_failed("no model configured")
+        where = display_url(self.base)
+        try:
+            response = await self._http.get(f"{self.base}/models", headers=self._headers(),
+                                            timeout=min(cfg.timeout, PROBE_TIMEOUT))
+        except httpx.HTTPError as exc:
+            return self._probe_failed(f"model server at {where} unreachable: "
+                                      f"{type(exc).__name__}")
+        if response.status_code != 200:
+            return self._probe_failed(
+                f"model server at {where} answered HTTP {response.status_code} to /models")
+        try:
+            listed = _model_ids(response.json())
+        except ValueError:
+            return self._probe_failed(f"model server at {where}: /models answer not understood")
+        reason = self._missing(cfg.model, listed, where)
+        tasks = {task: self._missing(model, listed, where) for task, model in cfg.models.items()}
+        self.last_probe = ProbeResult(reason is None, reason, listed, tasks)
+        return self.last_probe
+
+    def available_for(self, task: str) -> str | None:
+        """Why `task` cannot be asked, from the last probe (None when it can)."""
+        if self.last_probe is None:
+            return "model server not probed yet"
+        return self.last_probe.available_for(task)
+
+    def _probe_failed(self, reason: str) -> ProbeResult:
+        reason = self._redact(reason)
+        self.last_probe = ProbeResult(False, reason, [],
+                                      {task: reason for task in self.config.models})
+        return self.last_probe
+
+    @staticmethod
+    def _missing(model: str | None, listed: list[str], where: str) -> str | None:
+        if model is None:
+            return "no model configured"
+        # Ollama lists `qwen3:latest` for a model pulled as `qwen3`.
+        if model in listed or (":" not in model and f"{model}:latest" in listed):
+            return None
+        shown = ", ".join(listed[:8]) + (", ..." if len(listed) > 8 else "")
+        return one_line(f"model '{model}' not listed by {where} (has: {shown or 'none'})", 300)
+
+    # --- one structured call -------------------------------------------------------
+
+    async def ask(self, task: str, messages: list[dict[str, Any]], schema: dict[str, Any],
+                  *, unit_key: str) -> Answer:
+        """Ask once for a JSON answer that fits `schema`, retrying within this call."""
+        model = self.config.model_for(task)
+        if not self.base or not model:
+            raise LLMError("no model configured")
+        report(EventType.JOB_PROGRESS, phase="asking")
+        headers = self._headers(idempotency_key(task, unit_key))
+        attempts = self.config.retries
+        attempt = 1
+        while True:
+            started = time.perf_counter()
+            outcome = await self._attempt(task, model, messages, schema, headers)
+            if isinstance(outcome, Answer):
+                seconds = time.perf_counter() - started
+                report(EventType.CALL_FINISHED, model=model, input_tokens=outcome.input_tokens,
+                       output_tokens=outcome.output_tokens, seconds=round(seconds, 3))
+                return Answer(outcome.data, model, outcome.input_tokens,
+                              outcome.output_tokens, seconds, attempt)
+            if not outcome.retryable or attempt >= attempts:
+                raise LLMError(self._redact(outcome.detail), attempts=attempt,
+                               status=outcome.status)
+            delay = outcome.wait if outcome.wait is not None else backoff(attempt, self._random)
+            report(EventType.CALL_RETRYING, attempt=attempt, attempts=attempts,
+                   reason=outcome.short, delay=round(delay, 3))
+            await self._sleep(delay)
+            attempt += 1
+
+    async def _attempt(self, task: str, model: str, messages: list[dict[str, Any]],
+                       schema: dict[str, Any], headers: dict[str, str]) -> Answer | _Failure:
+        """One request (two, when the server turns out to want the flat format)."""
+        outcome = await self._exchange(self._body(task, model, messages, schema), headers)
+        if outcome == _WANTS_FLAT and not self.flat_response_format:
+            self.flat_response_format = True
+            outcome = await self._exchange(self._body(task, model, messages, schema), headers)
+        if isinstance(outcome, httpx.Response):
+            return self._answer(outcome, model, schema)
+        if outcome == _WANTS_FLAT:   # rejected in the flat form too: nothing left to try
+            return _Failure("500", "HTTP 500: server rejects both response formats",
+                            retryable=False, status=500)
+        return outcome
+
+    def _body(self, task: str, model: str, messages: list[dict[str, Any]],
+              schema: dict[str, Any]) -> dict[str, Any]:
+        if self.flat_response_format:
+            response_format: dict[str, Any] = {"type": "json_object", "schema": schema}
+        else:
+            response_format = {"type": "json_schema",
+                               "json_schema": {"name": task, "schema": schema, "strict": True}}
+        return {"model": model, "messages": messages, "temperature": 0,
+                "max_tokens": self.config.max_tokens_for(task),
+                "response_format": response_format}
+
+    async def _exchange(self, body: dict[str, Any],
+                        headers: dict[str, str]) -> httpx.Response | _Failure | str:
+        """POST once under the in-flight bound: a 2xx response, a failure, or _WANTS_FLAT."""
+        timeout = self.config.timeout
+        try:
+            async with self._limit:
+                # httpx's timeout is per read; asyncio.timeout bounds the whole exchange.
+                async with asyncio.timeout(timeout):
+                    response = await self._http.post(f"{self.base}/chat/completions",
+                                                     json=body, headers=headers,
+                                                     timeout=timeout)
+        except (httpx.TimeoutException, TimeoutError):
+            return _Failure("timeout", f"no answer within {timeout:g} s")
+        except httpx.UnsupportedProtocol as exc:
+            return _Failure("bad url", f"bad model server URL: {type(exc).__name__}",
+                            retryable=False)
+        except httpx.RemoteProtocolError:
+            return _Failure("dropped", "connection dropped without an answer")
+        except (httpx.TransportError, httpx.DecodingError) as exc:
+            return _Failure(type(exc).__name__, f"model server unreachable: "
+                                                f"{type(exc).__name__}")
+        status = response.status_code
+        if status < 300:
+            return response
+        if status >= 400 and FLAT_FORMAT_HINT in response.text:
+            return _WANTS_FLAT
+        detail = f"HTTP {status}"
+        if status in RETRYABLE_STATUS or status >= 500:
+            return _Failure(str(status), detail, status=status,
+                            wait=retry_after(response.headers, time.time()))
+        message = _error_message(response)
+        return _Failure(str(status), f"{detail}: {message}" if message else detail,
+                        retryable=False, status=status)
+
+    def _answer(self, response: httpx.Response, model: str,
+                schema: dict[str, Any]) -> Answer | _Failure:
+        try:
+            payload = response.json()
+            choice = payload["choices"][0]
+            content = choice["message"]["content"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return _Failure("bad response", "response is not a chat completion")
+        if choice.get("finish_reason") == "length":
+            return _Failure("cut off", "answer cut off at max_tokens")
+        if not isinstance(content, str) or not content.strip():
+            return _Failure("empty", "answer empty")
+        try:
+            data = _cleaned(parse_content(content))
+        except ValueError:
+            return _Failure("not JSON", "answer not JSON")
+        problem = schema_problem(data, schema)
+        if problem is not None:
+            return _Failure("off schema", f"answer off schema: {problem}")
+        usage = payload.get("usage") or {}
+        return Answer(data, model, _count(usage.get("prompt_tokens")),
+                      _count(usage.get("completion_tokens")), 0.0, 0)
+
+    # --- secrets -------------------------------------------------------------------
+
+    def _headers(self, key: str | None = None) -> dict[str, str]:
+        headers = {"Idempotency-Key": key} if key else {}
+        if self.__token:
+            headers["Authorization"] = f"Bearer {self.__token}"
+        return headers
+
+    def _redact(self, text: str) -> str:
+        """Belt and braces: a server may echo what it was sent."""
+        return text.replace(self.__token, "***") if self.__token else text
+
+
+def _model_ids(listing: Any) -> list[str]:
+    """Model ids from an OpenAI `/models` answer (llama.cpp adds a `models` list too)."""
+    if not isinstance(listing, dict):
+        raise ValueError("not an object")
+    ids = [str(m["id"]) for m in listing.get("data") or () if isinstance(m, dict) and "id" in m]
+    for extra in listing.get("models") or ():
+        if isinstance(extra, dict):
+            ids += [str(extra[k]) for k in ("model", "name") if extra.get(k)]
+    return [clean_text(i) for i in dict.fromkeys(ids)]
+
+
+def _error_message(response: httpx.Response) -> str:
+    """The server's own error message, short and on one line, or ''."""
+    try:
+        error = response.json().get("error")
+        text = error.get("message") if isinstance(error, dict) else error
+    except (ValueError, AttributeError):
+        text = response.text
+    return one_line(str(text or ""), 120)
+
+
+def _count(value: Any) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+
+
+__all__ = ["Answer", "LLMClient", "LLMError", "ProbeResult", "backoff", "display_url",
+           "idempotency_key", "parse_content", "retry_after", "schema_problem"]
