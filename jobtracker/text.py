@@ -43,8 +43,8 @@ def _clean_line(line: str, keep: str = "\t") -> str:
 def clean_text(text: str | None) -> str:
     """`text` without escape sequences or control/format characters (keeps \\n and \\t).
 
-    CR and CRLF become LF. Most lines are already printable, which `str.isprintable`
-    answers at C speed, so only the rare dirty line is rebuilt character by character.
+    CR and CRLF become LF. Most text is already printable, which `str.isprintable`
+    answers at C speed; only a dirty line is rebuilt character by character.
     """
     return _clean(text, "\t")
 
@@ -55,6 +55,8 @@ def _clean(text: str | None, keep: str) -> str:
     if "\x1b" in text or "\x9b" in text:
         text = _ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
+    if text.replace("\n", " ").replace("\t", " ").isprintable():
+        return text                         # the usual case, answered at C speed
     lines = text.split("\n")
     return "\n".join(
         line if line.replace("\t", " ").isprintable() else _clean_line(line, keep)
@@ -123,7 +125,11 @@ class _Layout:
         self.lists: list[list[int]] = []    # per open list: [next number], 0 for bullets
 
     def __call__(self, match: re.Match[str]) -> str:
-        tag = match.group(1).lower()
+        tag = match.group(1)
+        fixed = _FIXED.get(tag)             # tags are nearly always lower case already
+        if fixed is not None:
+            return fixed
+        tag = tag.lower()
         fixed = _FIXED.get(tag)
         if fixed is not None:
             return fixed
