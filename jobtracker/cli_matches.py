@@ -48,7 +48,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
         "a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "description_hash(p.description)) AS stale "
+        "p.description_hash) AS stale "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "

@@ -4,4 +4,5 @@ from jobtracker import (
     cli_fetch,  # noqa: F401
     cli_matches,  # noqa: F401
     cli_proposals,  # noqa: F401
+    cli_work,  # noqa: F401
 )

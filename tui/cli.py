@@ -1,14 +1,40 @@
 """The `jobtracker-tui` entry point.
 
-`--run` is the headless loop for timers; it must never import Textual, so this
-module imports the app only on the interactive path.
+`--run` is the headless loop for timers: the same runner as the dashboard, with
+the plain-line reporter. It never imports Textual (a test checks), so it starts
+fast and runs where no terminal is attached; only the interactive path imports
+the app.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import sys
 from collections.abc import Sequence
+
+from jobtracker.cli import EXIT_USAGE, add_run_options
+from jobtracker.store import StoreError
+from jobtracker.workspace import Workspace, resolve_home
+from jobtracker.yamlfile import ConfigError
+
+_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$")
+
+
+def parse_duration(text: str) -> float:
+    """`30m`, `2h`, `1h30m`, `90s` or `90` (seconds) → seconds."""
+    match = _DURATION.match(text.strip())
+    if not text.strip() or match is None or not any(match.groups()):
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 30m, 2h, 1h30m, 90s)")
+    hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
+    return float(hours * 3600 + minutes * 60 + seconds)
+
+
+def _positive(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -17,15 +43,52 @@ def build_parser() -> argparse.ArgumentParser:
         description="The jobtracker dashboard; with --run, the same loop headless.")
     parser.add_argument("--home", metavar="DIR", help="the workspace folder")
     parser.add_argument("--run", action="store_true",
-                        help="headless: work every task in priority order, then exit")
+                        help="headless: work every task in priority order until the queue is "
+                             "empty, the budget is spent or the deadline passes")
+    parser.add_argument("--task", metavar="NAME", help="with --run: only this task")
+    parser.add_argument("--budget", type=_positive, metavar="N", help="at most N units")
+    parser.add_argument("--deadline", type=parse_duration, metavar="DURATION",
+                        help="with --run: start no unit after this long (e.g. 30m)")
+    parser.add_argument("--verbose", action="store_true", help="with --run: more detail")
+    parser.add_argument("--no-mouse", action="store_true",
+                        help="do not turn on mouse tracking (for flaky SSH sessions)")
+    add_run_options(parser)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    del args
-    print("jobtracker-tui: the dashboard is not built yet; use `jobtracker`", file=sys.stderr)
-    return 2
+    ws = Workspace(resolve_home(args.home))
+    try:
+        if args.run:
+            from jobtracker import runner
+            from jobtracker.cli_work import run_work
+
+            options = runner.RunOptions(
+                task=args.task, budget=args.budget, concurrency=args.concurrency,
+                llm_url=args.llm_url, continuous=True, deadline=args.deadline)
+            return run_work(ws, options, dry_run=False, verbose=args.verbose)
+        return _interactive(args, ws)
+    except (ConfigError, StoreError) as exc:
+        print(f"jobtracker-tui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("jobtracker-tui: interrupted; every unit committed so far is kept",
+              file=sys.stderr)
+        return 130
+
+
+def _interactive(args: argparse.Namespace, ws: Workspace) -> int:
+    # Imported here, never at the top: `--run` must not load Textual.
+    from jobtracker import runner
+    from tui.app import JobtrackerApp
+
+    options = runner.RunOptions(
+        task=args.task, budget=args.budget, concurrency=args.concurrency,
+        llm_url=args.llm_url, continuous=True, deadline=args.deadline)
+    setup = runner.load_setup(ws, options)   # a ConfigError exits 2 in main()
+    JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
+    return 0
 
 
 if __name__ == "__main__":

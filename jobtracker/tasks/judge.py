@@ -114,13 +114,15 @@ class JudgeTask(Task):
     def _where(self, ctx: Context, subject: int | str | None) -> tuple[str, list[Any]]:
         """Open matches with a description and no ranking for the current question.
 
-        The description's hash is computed in SQL, so the comparison happens before
-        any LIMIT and a budgeted run gets a full batch of real work.
+        The comparison happens in SQL, before any LIMIT, so a budgeted run gets a
+        full batch of real work. `p.description_hash` is kept by the schema's
+        triggers with the registered description_hash() function, so it always
+        hashes the description stored now, and reading it touches no long text.
         """
         where, params = matching.match_where(ctx.profile)
-        where += (" AND COALESCE(p.description, '') != ''"
+        where += (" AND p.description_hash != ''"
                   " AND (r.posting_id IS NULL OR r.prose_hash != ?"
-                  " OR r.description_hash IS NOT description_hash(p.description))")
+                  " OR r.description_hash IS NOT p.description_hash)")
         params.append(ctx.profile.prose_hash)
         if subject is not None:
             where += " AND p.id = ?"
@@ -146,7 +148,7 @@ class JudgeTask(Task):
         where, params = self._where(ctx, subject)
         sql = (f"SELECT p.id, p.company, p.title, p.location, p.description_source, "
                f"substr(p.description, 1, {MAX_DESCRIPTION_CHARS + 1}) AS text, "
-               f"description_hash(p.description) AS dhash "
+               f"p.description_hash AS dhash "
                f"FROM {matching.FROM_POSTINGS} LEFT JOIN rankings AS r ON r.posting_id = p.id "
                f"WHERE {where} ORDER BY {ORDER}")
         if limit is not None:

@@ -43,10 +43,10 @@ SCHEMA: dict[str, Any] = {
 _PENDING = """
     FROM {from_}
     WHERE p.title_level = 'UNCERTAIN'
-      AND p.description IS NOT NULL AND p.description != ''
+      AND p.description_hash != ''
       AND p.description_source != 'feed'
       AND {candidate}
-      AND (lr.source_hash IS NULL OR lr.source_hash != description_hash(p.description))
+      AND (lr.source_hash IS NULL OR lr.source_hash != p.description_hash)
       {subject}
 """
 
@@ -74,7 +74,7 @@ class LevelTask(Task):
     async def pending(self, conn: aiosqlite.Connection, ctx: Context, limit: int | None = None,
                       subject: int | str | None = None) -> list[Unit]:
         sql, params = _query(
-            ctx, "p.id, p.company, p.title, p.description, description_hash(p.description)",
+            ctx, "p.id, p.company, p.title, p.description, p.description_hash",
             subject)
         # Newest first: tonight's postings matter more than last month's backlog.
         sql += " ORDER BY p.first_seen DESC, p.id DESC"

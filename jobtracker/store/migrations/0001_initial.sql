@@ -14,6 +14,10 @@ CREATE TABLE boards (
 );
 
 -- One row per job, keyed by its identity on its board, never by URL.
+-- `description` is the last column on purpose: a long text spills into overflow
+-- pages, and every column stored after it would cost those page reads on each
+-- scan. `description_hash` is kept by the triggers below, through the registered
+-- description_hash() function, so it always hashes the description stored now.
 CREATE TABLE postings (
     id                 INTEGER PRIMARY KEY,
     board_id           INTEGER NOT NULL REFERENCES boards(id),
@@ -24,7 +28,6 @@ CREATE TABLE postings (
     remote             INTEGER,               -- 1, 0, or NULL when the board does not say
     url                TEXT NOT NULL DEFAULT '',
     department         TEXT NOT NULL DEFAULT '',
-    description        TEXT,
     description_source TEXT NOT NULL DEFAULT 'ats',   -- 'ats' (the prose) or 'feed' (a blurb)
     title_level        TEXT NOT NULL DEFAULT 'UNCERTAIN',
     salary_min         REAL,
@@ -35,8 +38,18 @@ CREATE TABLE postings (
     first_seen         TEXT NOT NULL,
     last_seen          TEXT NOT NULL,
     closed_at          TEXT,                  -- NULL while open
+    description_hash   TEXT NOT NULL DEFAULT '',
+    description        TEXT,
     UNIQUE (board_id, external_id)
 );
+CREATE TRIGGER postings_hash_on_insert AFTER INSERT ON postings
+BEGIN
+    UPDATE postings SET description_hash = description_hash(NEW.description) WHERE id = NEW.id;
+END;
+CREATE TRIGGER postings_hash_on_update AFTER UPDATE OF description ON postings
+BEGIN
+    UPDATE postings SET description_hash = description_hash(NEW.description) WHERE id = NEW.id;
+END;
 CREATE INDEX postings_open ON postings (closed_at, title_level);
 
 -- What the level task read in a description. source_hash is the description_hash

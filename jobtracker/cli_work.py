@@ -1,0 +1,97 @@
+"""`jobtracker work`, `resolve` and `rank`: run the task queue from the command line."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from datetime import UTC, datetime
+from typing import TextIO
+
+from jobtracker import runner
+from jobtracker.cli import EXIT_OK, add_run_options, command
+from jobtracker.lease import LeaseHeld
+from jobtracker.workers.events import Event, EventType
+from jobtracker.workers.reporters import PlainLineReporter
+from jobtracker.workspace import Workspace
+
+
+def _budget(text: str) -> int:
+    value = int(text)
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> None:
+    if not pinned:
+        parser.add_argument("--task", metavar="NAME", help="work only this task")
+    parser.add_argument("--budget", type=_budget, metavar="N", help="at most N units")
+    parser.add_argument("--dry-run", action="store_true",
+                        help="print the queue and what would run; change nothing")
+    parser.add_argument("--verbose", action="store_true",
+                        help="also print each unit's steps and model calls")
+    add_run_options(parser)
+
+
+def options_from(args: argparse.Namespace, task: str | None = None,
+                 continuous: bool = False, deadline: float | None = None) -> runner.RunOptions:
+    return runner.RunOptions(
+        task=task or getattr(args, "task", None), budget=args.budget,
+        concurrency=args.concurrency, llm_url=args.llm_url, continuous=continuous,
+        deadline=deadline)
+
+
+class RunLineReporter(PlainLineReporter):
+    """The plain-line reporter without the loop's per-stage lines: a run prints its own
+    single closing summary (`summary_line`), covering every stage."""
+
+    def emit(self, event: Event) -> None:
+        if event.type is not EventType.STAGE_FINISHED:
+            super().emit(event)
+
+
+def summary_line(result: runner.RunResult) -> str:
+    """The closing line of a run, in the plain-line reporter's format."""
+    counts = result.counts
+    event = Event(EventType.STAGE_FINISHED, data={
+        "stage": "run", **counts, "elapsed": result.elapsed}, time=datetime.now(UTC))
+    return PlainLineReporter.format(event)
+
+
+def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbose: bool,
+             out: TextIO | None = None) -> int:
+    """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`."""
+    out = out or sys.stdout
+    setup = runner.load_setup(ws, options)
+    if dry_run:
+        states, _ = asyncio.run(runner.dry_run(setup))
+        print(runner.format_queue(states, runner.choose(states, options.task)), file=out)
+        return EXIT_OK
+    try:
+        result = asyncio.run(runner.work(
+            setup, options, [RunLineReporter(stream=out, verbose=verbose)]))
+    except LeaseHeld as held:
+        print(f"jobtracker: {held}; nothing to do here", file=out, flush=True)
+        return EXIT_OK
+    if result.model_reason is not None:
+        print(runner.format_queue(result.states, None), file=out)
+        print(f"\nNo model: {result.model_reason}. Nothing was changed.", file=out)
+        return EXIT_OK
+    if not result.worked:
+        print(runner.format_queue(result.states, None), file=out)
+    print(summary_line(result), file=out, flush=True)
+    return result.exit_code
+
+
+@command("work", "run the next task with work (or the pinned one), up to --budget units",
+         configure_work)
+def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
+    return run_work(ws, options_from(args), dry_run=args.dry_run, verbose=args.verbose)
+
+
+@command("resolve", "the same as `work --task level`",
+         lambda parser: configure_work(parser, pinned=True))
+def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
+    return run_work(ws, options_from(args, task="level"), dry_run=args.dry_run,
+                    verbose=args.verbose)

@@ -1,0 +1,76 @@
+"""`jobtracker-tui --run`: the continuous loop, headless, for timers."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.db import raw_connect
+from tests.integration.test_runner import answer_level, make_workspace, readings
+from tests.servers.model import ModelServer
+from tui.cli import main, parse_duration
+
+NO_TEXTUAL = """
+import sys
+from tui.cli import main
+code = main(sys.argv[1:])
+loaded = sorted(m for m in sys.modules if m == "textual" or m.startswith("textual."))
+print("TEXTUAL:", loaded, flush=True)
+sys.exit(code)
+"""
+
+
+def test_run_never_imports_textual(tmp_path: Path) -> None:
+    with ModelServer(answer=answer_level("senior")) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=3)
+        result = subprocess.run(
+            [sys.executable, "-c", NO_TEXTUAL, "--run", "--home", str(ws.home)],
+            capture_output=True, text=True, timeout=60, check=False)
+    assert result.returncode == 0, result.stderr
+    assert "TEXTUAL: []" in result.stdout
+    assert len(readings(ws)) == 3
+
+
+def test_run_lines_are_timestamped_ascii_and_end_with_a_summary(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ModelServer(answer=answer_level("staff")) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=2)
+        with raw_connect(ws.db) as conn:
+            conn.execute("UPDATE postings SET company = 'Zürich AG ☃'")
+        capsys.readouterr()
+        assert main(["--run", "--home", str(ws.home)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert all(line.isascii() for line in lines)
+    assert all(re.match(r"^\d\d:\d\d:\d\d ", line) for line in lines)
+    assert sum(" done " in line for line in lines) == 2
+    assert re.search(r"2 finished, 0 failed, 0 skipped in \d:\d\d:\d\d$", lines[-1])
+
+
+def test_run_budget_and_bad_task(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ModelServer(answer=answer_level("staff")) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=5)
+        assert main(["--run", "--home", str(ws.home), "--budget", "2"]) == 0
+        assert len(readings(ws)) == 2
+        assert main(["--run", "--home", str(ws.home), "--task", "nosuch"]) == 2
+    assert "task 'nosuch' is unknown or switched off" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "seconds"), [("30m", 1800), ("2h", 7200), ("1h30m", 5400),
+                                                ("90s", 90), ("45", 45)])
+def test_deadline_durations(text: str, seconds: float) -> None:
+    assert parse_duration(text) == seconds
+
+
+def test_deadline_stops_admitting_units(tmp_path: Path,
+                                        capsys: pytest.CaptureFixture[str]) -> None:
+    with ModelServer(answer=answer_level("staff"), latency=0.2) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=40)
+        assert main(["--run", "--home", str(ws.home), "--deadline", "1s",
+                     "--concurrency", "2"]) == 0
+    done = len(readings(ws))
+    assert 2 <= done < 40
+    assert f"{done} finished" in capsys.readouterr().out.splitlines()[-1]

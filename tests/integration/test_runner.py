@@ -1,0 +1,307 @@
+"""The runner end to end: `jobtracker work` against a real model server on loopback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from opentelemetry.sdk.trace import TracerProvider
+from opentelemetry.sdk.trace.export import SimpleSpanProcessor
+from opentelemetry.sdk.trace.export.in_memory_span_exporter import InMemorySpanExporter
+
+from jobtracker import runner
+from jobtracker.cli import main
+from jobtracker.tasks import Unit
+from jobtracker.telemetry import Telemetry
+from jobtracker.workspace import Workspace
+from tests.db import raw_connect
+from tests.servers.model import Fault, ModelServer
+
+PROFILE = "prose: Backend engineer\nlevels: [senior, staff]\n"
+
+
+def seed_postings(db: Path, count: int, *, start: int = 1, title: str = "Engineer") -> None:
+    """Open postings whose titles name no level, each with a description."""
+    with raw_connect(db) as conn:
+        conn.execute("INSERT OR IGNORE INTO boards (id, source, token, company) "
+                     "VALUES (1, 'greenhouse', 'acme', 'Acme')")
+        conn.executemany(
+            "INSERT INTO postings (id, board_id, external_id, company, title, location, "
+            "description, title_level, first_seen, last_seen) "
+            "VALUES (?, 1, ?, 'Acme', ?, 'Remote', ?, 'UNCERTAIN', ?, ?)",
+            [(i, f"ext{i}", f"{title} {i}", f"Posting {i}: we build things. 5+ years.",
+              f"2026-11-{1 + i % 28:02d}T00:00:00Z", "2026-11-29T00:00:00Z")
+             for i in range(start, start + count)])
+
+
+def make_workspace(tmp_path: Path, url: str | None, postings: int = 0) -> Workspace:
+    ws = Workspace(tmp_path / "home")
+    ws.init()
+    (ws.home / "profile.yaml").write_text(PROFILE)
+    (ws.home / "plugins.yaml").write_text("tasks: {level: true, judge: false, inbox: false, "
+                                          "tailor: false, coverletter: false}\n")
+    llm = f"  url: {url}\n" if url else "  url: null\n"
+    (ws.home / "config.yaml").write_text(
+        f"llm:\n{llm}  model: test-model\n  retries: 3\n  timeout: 5\nconcurrency: 4\n")
+    # Create the schema through the real code path, then seed.
+    assert main(["--home", str(ws.home), "check"]) == 0
+    if postings:
+        seed_postings(ws.db, postings)
+    return ws
+
+
+def readings(ws: Workspace) -> dict[int, str]:
+    with raw_connect(ws.db) as conn:
+        return dict(conn.execute("SELECT posting_id, level FROM level_readings"))
+
+
+def dump(ws: Workspace) -> list[str]:
+    """Every row of every table, as SQL: what "changes nothing" is measured against."""
+    with raw_connect(ws.db) as conn:
+        return list(conn.iterdump())
+
+
+def ledger(ws: Workspace) -> dict[str, int]:
+    with raw_connect(ws.db) as conn:
+        return dict(conn.execute("SELECT unit_key, failures FROM task_attempts"))
+
+
+def answer_level(level: str):
+    def answer(body: dict) -> dict:
+        return {"level": level, "reason": "stated"}
+    return answer
+
+
+@pytest.fixture
+def server() -> Iterator[ModelServer]:
+    with ModelServer(answer=answer_level("senior")) as srv:
+        yield srv
+
+
+def work(ws: Workspace, *args: str) -> int:
+    return main(["--home", str(ws.home), "work", *args])
+
+
+def test_dry_run_prints_the_queue_and_changes_nothing(tmp_path: Path,
+                                                     capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, None, postings=3)
+    before = dump(ws)
+    capsys.readouterr()
+    assert work(ws, "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert out.splitlines()[:4] == [
+        "Task queue, in the order the scheduler considers it:",
+        "",
+        "   10  level      3 pending",
+        "                  read descriptions to settle UNCERTAIN postings",
+    ]
+    assert out.rstrip().endswith("Would work: level (3 unit(s))")
+    assert readings(ws) == {}
+    assert dump(ws) == before
+
+
+def test_no_model_prints_the_queue_and_exits_zero(tmp_path: Path,
+                                                 capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, "http://127.0.0.1:9", postings=2)
+    assert work(ws) == 0
+    out = capsys.readouterr().out
+    assert "unavailable — model server at http://127.0.0.1:9/v1" in out
+    assert "Nothing was changed" in out
+    assert readings(ws) == {}
+
+
+def test_work_drains_level_and_writes_events(tmp_path: Path, server: ModelServer,
+                                             capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=12)
+    assert work(ws) == 0
+    assert readings(ws) == dict.fromkeys(range(1, 13), "senior")
+    out = capsys.readouterr().out
+    assert "12 finished, 0 failed, 0 skipped in 0:00:" in out.splitlines()[-1]
+    (run_dir,) = list(ws.runs.iterdir())
+    events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
+    types = [e["type"] for e in events]
+    assert types.count("job_finished") == 12
+    calls = [e for e in events if e["type"] == "call_finished"]
+    assert len(calls) == 12
+    assert calls[0]["kind"] == "level" and calls[0]["data"]["output_tokens"] > 0
+    assert all(set(e) == {"time", "type", "job", "kind", "data"} for e in events)
+    # A second run finds nothing to do and asks nothing.
+    asked = server.chat_count
+    assert work(ws) == 0
+    assert server.chat_count == asked
+
+
+def test_budget_caps_the_units(tmp_path: Path, server: ModelServer) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=10)
+    assert work(ws, "--budget", "3") == 0
+    assert len(readings(ws)) == 3
+    assert server.chat_count == 3
+
+
+def test_unclear_is_an_answer_not_a_failure(tmp_path: Path) -> None:
+    with ModelServer(answer=answer_level("unclear")) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=2)
+        assert work(ws) == 0
+        assert readings(ws) == {1: "unclear", 2: "unclear"}
+        assert ledger(ws) == {}
+        assert work(ws, "--dry-run") == 0
+
+
+def test_failure_is_recorded_never_retried_in_the_run_and_set_aside_after_three(
+        tmp_path: Path, server: ModelServer, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=3)
+    server.rule(lambda body: "Posting 2:" in json.dumps(body), Fault.content('{"level": "ninja"}'))
+    for night in (1, 2, 3):
+        # Night 1 also answers postings 1 and 3; later nights attempt only posting 2,
+        # and a run whose every attempted unit failed exits 1.
+        assert work(ws) == (0 if night == 1 else 1), f"night {night}"
+        assert ledger(ws) == {f"p2:{_hash(ws, 2)}": night}
+    assert set(readings(ws)) == {1, 3}
+    # Each night asked posting 2 exactly `retries` times: the call retried, the unit did not.
+    asked = [r for r in server.chat_requests if "Posting 2:" in json.dumps(r.json)]
+    assert len(asked) == 9
+    keys = {r.headers["idempotency-key"] for r in asked}
+    assert len(keys) == 1, "the Idempotency-Key is stable across reruns of a unit"
+    capsys.readouterr()
+    assert work(ws, "--dry-run") == 0
+    assert "nothing to do, 1 set aside" in capsys.readouterr().out
+    # Set aside: the fourth night does not ask again.
+    before = server.chat_count
+    assert work(ws) == 0
+    assert server.chat_count == before
+
+
+def test_a_success_resets_the_failure_count(tmp_path: Path, server: ModelServer) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=1)
+    server.queue(*[Fault.status(500)] * 3)
+    assert work(ws) == 1            # the only unit failed
+    assert list(ledger(ws).values()) == [1]
+    assert work(ws) == 0
+    assert ledger(ws) == {}
+    assert readings(ws) == {1: "senior"}
+
+
+def test_changed_description_is_a_new_unit_with_a_clean_slate(tmp_path: Path,
+                                                              server: ModelServer) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=1)
+    server.queue(*[Fault.status(500)] * 9)
+    for _ in range(3):
+        work(ws)
+    assert list(ledger(ws).values()) == [3]
+    with raw_connect(ws.db) as conn:
+        conn.execute("UPDATE postings SET description = 'A new text: staff role.' WHERE id = 1")
+    assert work(ws) == 0
+    assert readings(ws) == {1: "senior"}
+
+
+def test_every_unit_failing_exits_1(tmp_path: Path, server: ModelServer,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=2)
+    server.rule(lambda body: True, Fault.raw("<html>oops</html>", status=200))
+    assert work(ws) == 1
+    lines = capsys.readouterr().out.splitlines()
+    assert sum(" fail " in line for line in lines) == 2
+    assert "0 finished, 2 failed" in lines[-1]
+    assert readings(ws) == {}
+
+
+def test_a_second_run_is_told_who_holds_the_workspace(tmp_path: Path, server: ModelServer,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    from jobtracker.lease import Lease
+
+    ws = make_workspace(tmp_path, server.url, postings=1)
+    with Lease(ws.lock):
+        assert work(ws) == 0
+    out = capsys.readouterr().out
+    assert f"another run holds the workspace: process {os.getpid()}" in out
+    assert readings(ws) == {}
+
+
+def test_units_round_trip_through_json_and_the_copy_runs(tmp_path: Path,
+                                                         server: ModelServer) -> None:
+    import asyncio
+
+    from jobtracker import store
+    from jobtracker.tasks import REGISTRY
+
+    ws = make_workspace(tmp_path, server.url, postings=3)
+    setup = runner.load_setup(ws)
+
+    async def round_trip() -> list[Unit]:
+        async with store.connect(ws.db) as conn:
+            units = await REGISTRY["level"].pending(conn, setup.context(runner.now_iso()))
+        return [Unit.from_json(json.loads(json.dumps(u.to_json()))) for u in units]
+
+    copies = asyncio.run(round_trip())
+    assert [c.unit_key for c in copies] == [f"p{i}:{_hash(ws, i)}" for i in (3, 2, 1)]
+    assert runner.work  # the copies carry everything the prompt needs:
+    request = REGISTRY["level"].request(copies[0], setup.context("t"))
+    assert "Posting 3:" in request.messages[1]["content"]
+    assert asyncio.run(runner.work(setup, runner.RunOptions())).counts["finished"] == 3
+
+
+def test_telemetry_spans_nest_units_under_the_task_run(tmp_path: Path,
+                                                      server: ModelServer) -> None:
+    import asyncio
+
+    exporter = InMemorySpanExporter()
+    provider = TracerProvider()
+    provider.add_span_processor(SimpleSpanProcessor(exporter))
+    ws = make_workspace(tmp_path, server.url, postings=2)
+    setup = runner.load_setup(ws)
+    asyncio.run(runner.work(setup, runner.RunOptions(), telemetry=Telemetry(provider)))
+    spans = exporter.get_finished_spans()
+    (run_span,) = [s for s in spans if s.name == "task.run"]
+    units = [s for s in spans if s.name == "task.unit"]
+    assert len(units) == 2
+    assert all(s.parent is not None and s.parent.span_id == run_span.context.span_id
+               for s in units)
+    assert {s.attributes["task.outcome"] for s in units} == {"finished"}
+    assert run_span.attributes["task.name"] == "level"
+    for span in spans:  # bounded attributes only: no company or title
+        assert set(span.attributes) <= {"task.name", "task.outcome"}
+
+
+def test_kill_9_mid_run_then_rerun_finishes_without_duplicates(tmp_path: Path) -> None:
+    with ModelServer(answer=answer_level("staff"), latency=0.05) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=60)
+        env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        proc = subprocess.Popen([sys.executable, "-m", "jobtracker", "--home", str(ws.home),
+                                 "work", "--concurrency", "2"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        deadline = time.monotonic() + 30
+        while len(_safe_readings(ws)) < 10 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait()
+        partial = len(_safe_readings(ws))
+        assert 10 <= partial < 60
+        assert main(["--home", str(ws.home), "work"]) == 0
+    with raw_connect(ws.db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT posting_id) FROM level_readings"
+                            ).fetchone() == (60, 60)
+
+
+def _safe_readings(ws: Workspace) -> dict[int, str]:
+    try:
+        return readings(ws)
+    except sqlite3.OperationalError:
+        return {}
+
+
+def _hash(ws: Workspace, posting_id: int) -> str:
+    from jobtracker.store import description_hash
+
+    with raw_connect(ws.db) as conn:
+        (text,) = conn.execute("SELECT description FROM postings WHERE id = ?",
+                               (posting_id,)).fetchone()
+    return description_hash(text)

@@ -1,0 +1,74 @@
+"""Runner pieces with no I/O: queue formatting, task choice, in-order apply."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+from jobtracker.runner import TaskState, _InOrder, choose, format_queue
+
+STATES = [
+    TaskState("level", 10, "read descriptions to settle UNCERTAIN postings", pending=2314),
+    TaskState("judge", 20, "judge open matches against profile.yaml"),
+    TaskState("inbox", 40, "read replies from employers and propose updates",
+              reason="no maildir configured"),
+]
+
+
+def test_queue_layout_matches_the_contract() -> None:
+    assert format_queue(STATES, choose(STATES)) == "\n".join([
+        "Task queue, in the order the scheduler considers it:",
+        "",
+        "   10  level      2,314 pending",
+        "                  read descriptions to settle UNCERTAIN postings",
+        "   20  judge      nothing to do",
+        "                  judge open matches against profile.yaml",
+        "   40  inbox      unavailable — no maildir configured",
+        "                  read replies from employers and propose updates",
+        "",
+        "Would work: level (2314 unit(s))",
+    ])
+
+
+def test_set_aside_is_added_to_the_state() -> None:
+    assert TaskState("judge", 20, "", pending=0, set_aside=2).describe() == \
+        "nothing to do, 2 set aside"
+    assert TaskState("judge", 20, "", pending=5, set_aside=1).describe() == \
+        "5 pending, 1 set aside"
+
+
+def test_choose_prefers_pipeline_order_and_honours_a_pin() -> None:
+    states = [TaskState("level", 10, "", pending=0), TaskState("judge", 20, "", pending=3),
+              TaskState("inbox", 40, "", pending=9)]
+    assert choose(states).name == "judge"
+    assert choose(states, "inbox").name == "inbox"
+    assert choose(states, "level") is None
+    assert format_queue(states[:1], None).endswith("Would work: nothing")
+
+
+async def test_in_order_applies_in_submission_order_whatever_finishes_first() -> None:
+    order = _InOrder()
+    keys = [f"u{i}" for i in range(20)]
+    for key in keys:
+        order.take(key)
+    applied: list[str] = []
+
+    async def unit(key: str) -> None:
+        await asyncio.sleep(random.random() / 100)   # answers come back in any order
+        await order.turn(key)
+        applied.append(key)
+        order.advance(key)
+
+    await asyncio.wait_for(asyncio.gather(*(unit(k) for k in keys)), 5)
+    assert applied == keys
+
+
+async def test_in_order_a_skipped_number_does_not_block_the_rest() -> None:
+    order = _InOrder()
+    for key in ("a", "b", "c"):
+        order.take(key)
+    order.advance("a")            # failed or skipped before its turn
+    await asyncio.wait_for(order.turn("b"), 1)
+    order.advance("b")
+    await asyncio.wait_for(order.turn("c"), 1)
+    assert order.open == 1
