@@ -213,7 +213,7 @@ async def _download(client: httpx.AsyncClient, target: Target, validator: _Valid
                 result.last_modified = response.headers.get("last-modified")
     except httpx.TimeoutException:
         result.error = "timed out"
-    except httpx.HTTPError as exc:
+    except (httpx.HTTPError, httpx.InvalidURL) as exc:   # InvalidURL is no HTTPError
         result.error = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
     except SourceError as exc:
         result.error = str(exc)

@@ -184,6 +184,17 @@ async def test_a_failed_fetch_closes_nothing_and_stops_no_other_board(
     assert board["last_ok"] != board["last_fetched"]        # the failure did not count as ok
 
 
+@pytest.mark.parametrize("url", ["http://127.0.0.1:1/closed", "http://256.1.1.1:99999/x",
+                                 "ftp://example.org/jobs"])
+async def test_unreachable_or_invalid_addresses_fail_only_their_board(
+        server: BoardServer, conn: aiosqlite.Connection, url: str) -> None:
+    server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "A")]))
+    sources = Sources(boards=(Board("greenhouse", "bad", "Bad", url), gh(server)))
+    results = await fetch(conn, sources)
+    assert not results["greenhouse:bad"].ok and results["greenhouse:bad"].error
+    assert results["greenhouse:acme"].ok
+
+
 async def test_timeout_error_says_so(server: BoardServer, conn: aiosqlite.Connection) -> None:
     server.set("/gh/acme", greenhouse_board([]), delay=1.0)
     async with make_client(timeout=httpx.Timeout(0.2)) as client:
