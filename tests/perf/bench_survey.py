@@ -28,19 +28,22 @@ JUDGED = 20_000
 def seed(ws: Workspace) -> None:
     asyncio.run(_create(ws))
     rng = random.Random(7)
-    words = "python distributed systems platform team remote senior staff build ship".split()
+    words = ["python", "distributed", "systems", "platform", "team", "remote", "build"]
     with sqlite3.connect(ws.db) as conn:
         conn.create_function("description_hash", 1, store.description_hash, deterministic=True)
-        conn.execute("INSERT INTO boards (id, source, token, company) VALUES (1,'greenhouse','a','A')")
+        conn.execute("INSERT INTO boards (id, source, token, company) "
+                     "VALUES (1, 'greenhouse', 'a', 'A')")
         rows = []
         for i in range(1, N + 1):
             level = "UNCERTAIN" if i % 5 == 0 else rng.choice(["senior", "staff", "junior", "mid"])
             text = " ".join(rng.choice(words) for _ in range(800))
-            rows.append((i, f"e{i}", "Acme", f"Engineer {i}", rng.choice(["Remote", "Berlin", "Paris"]),
-                         level, text, "2026-11-01T00:00:00Z"))
+            place = rng.choice(["Remote", "Berlin", "Paris"])
+            rows.append((i, f"e{i}", "Acme", f"Engineer {i}", place, level, text,
+                         "2026-11-01T00:00:00Z"))
         conn.executemany(
-            "INSERT INTO postings (id, board_id, external_id, company, title, location, title_level,"
-            " description, first_seen, last_seen) VALUES (?,1,?,?,?,?,?,?,?,?8)", rows)
+            "INSERT INTO postings (id, board_id, external_id, company, title, location, "
+            "title_level, description, first_seen, last_seen) "
+            "VALUES (?1, 1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)", rows)
         judged = conn.execute(
             "SELECT id, description_hash(description) FROM postings WHERE title_level IN "
             "('senior','staff') LIMIT ?", (JUDGED,)).fetchall()
@@ -74,7 +77,8 @@ def main() -> None:
         ws = Workspace(Path(tmp) / "home")
         ws.init()
         (ws.home / "profile.yaml").write_text(
-            "prose: Senior backend engineer\nlevels: [senior, staff]\nlocations: [remote, berlin]\n")
+            "prose: Senior backend engineer\nlevels: [senior, staff]\n"
+            "locations: [remote, berlin]\n")
         started = time.perf_counter()
         seed(ws)
         print(f"seeded {N:,} postings in {time.perf_counter() - started:.1f} s")
