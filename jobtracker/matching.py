@@ -17,8 +17,6 @@ from typing import Any
 from jobtracker.config import Profile
 
 FROM_POSTINGS = "postings AS p LEFT JOIN level_readings AS lr ON lr.posting_id = p.id"
-EFFECTIVE_LEVEL = "CASE WHEN p.title_level != 'UNCERTAIN' THEN p.title_level " \
-                  "ELSE COALESCE(lr.level, 'UNCERTAIN') END"
 
 
 def _like_escape(text: str) -> str:
@@ -49,7 +47,11 @@ def match_where(profile: Profile) -> tuple[str, list[Any]]:
     if not profile.levels:
         return where + " AND 0", params
     marks = ", ".join("?" for _ in profile.levels)
-    return f"{where} AND {EFFECTIVE_LEVEL} IN ({marks})", [*params, *profile.levels]
+    # The title's level, else the reading's; written so the title_level test can use
+    # the postings_queue index (a CASE expression would hide the column from it).
+    level = (f"p.title_level IN ({marks}, 'UNCERTAIN') AND "
+             f"(p.title_level != 'UNCERTAIN' OR lr.level IN ({marks}))")
+    return f"{where} AND {level}", [*params, *profile.levels, *profile.levels]
 
 
 _PUNCTUATION = "-/,.()[]:;!?&|+\"'"
@@ -63,11 +65,21 @@ def _word_text(column: str) -> str:
     return expr
 
 
-def _words(text: str) -> set[str]:
-    lowered = text.lower()
+# SQLite's lower() and LIKE fold ASCII letters only; the Python twin does the same,
+# so the two never disagree (non-ASCII letters compare case-sensitively in both).
+_ASCII_LOWER = str.maketrans("ABCDEFGHIJKLMNOPQRSTUVWXYZ", "abcdefghijklmnopqrstuvwxyz")
+
+
+def _ascii_lower(text: str) -> str:
+    return text.translate(_ASCII_LOWER)
+
+
+def _padded_words(text: str) -> str:
+    """The title as the SQL sees it: ASCII-lowered, punctuation as spaces, space-padded."""
+    lowered = _ascii_lower(text)
     for ch in _PUNCTUATION:
         lowered = lowered.replace(ch, " ")
-    return set(lowered.split())
+    return f" {lowered} "
 
 
 def is_candidate(profile: Profile, *, title: str, location: str, remote: bool | None,
@@ -76,10 +88,12 @@ def is_candidate(profile: Profile, *, title: str, location: str, remote: bool | 
     if closed:
         return False
     if profile.locations:
-        loc = location.lower()
-        if not any(place in loc or (place == "remote" and remote) for place in profile.locations):
+        loc = _ascii_lower(location)
+        if not any(_ascii_lower(place) in loc or (place == "remote" and remote)
+                   for place in profile.locations):
             return False
-    return not (_words(title) & set(profile.exclude))
+    padded = _padded_words(title)
+    return not any(f" {_ascii_lower(word)} " in padded for word in profile.exclude)
 
 
 def effective_level(title_level: str, reading: str | None) -> str:

@@ -59,8 +59,10 @@ def list_migrations() -> list[tuple[int, str, str]]:
         found.append((version, name, entry.read_text(encoding="utf-8")))
     found.sort()
     versions = [v for v, _, _ in found]
-    if len(set(versions)) != len(versions):
-        raise StoreError(f"two migrations share a version number: {versions}")
+    # Versions run 1, 2, 3, ... with no gap: a database at version N is taken to have
+    # every migration up to N, so one numbered below N arriving later would never run.
+    if versions != list(range(1, len(versions) + 1)):
+        raise StoreError(f"migration versions must be 1..N with no gap or repeat: {versions}")
     return found
 
 

@@ -53,3 +53,40 @@ def test_empty_locations_means_anywhere() -> None:
     profile = Profile(levels=("senior",))
     assert matching.is_match(profile, title="Senior X", location="Mars", remote=False,
                              closed=False, title_level="senior", reading=None)
+
+
+PHRASES = Profile(prose="x", levels=("senior",), locations=("münchen", "remote"),
+                  exclude=("machine learning", "künstler"))
+
+PHRASE_ROWS = [
+    # title, location, expected match — each once through SQL and once through Python
+    ("Senior Machine-Learning Engineer", "Remote", False),   # a phrase, across punctuation
+    ("Senior Machine Learning Engineer", "Remote", False),
+    ("Senior Learning Machine Engineer", "Remote", True),
+    ("Senior Künstler", "Remote", False),
+    ("Senior KÜNSTLER", "Remote", True),     # non-ASCII letters fold in neither
+    ("Senior Engineer", "München", True),
+    ("Senior Engineer", "MÜNCHEN", False),
+]
+
+
+@pytest.mark.parametrize("row", PHRASE_ROWS, ids=[f"{r[0]}|{r[1]}" for r in PHRASE_ROWS])
+async def test_phrases_and_non_ascii_agree(tmp_path: Path, row: tuple) -> None:
+    title, location, expected = row
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        await conn.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a')")
+        await conn.execute(
+            "INSERT INTO postings (id, board_id, external_id, title, location, remote, "
+            "title_level, first_seen, last_seen) VALUES (1, 1, 'x', ?, ?, 0, 'senior', 't', 't')",
+            (title, location))
+        where, params = matching.match_where(PHRASES)
+        rows = await conn.execute_fetchall(
+            f"SELECT p.id FROM {matching.FROM_POSTINGS} WHERE {where}", params)
+    assert bool(rows) is expected
+    assert matching.is_match(PHRASES, title=title, location=location, remote=False,
+                             closed=False, title_level="senior", reading=None) is expected
+
+
+def test_migration_versions_have_no_gap() -> None:
+    versions = [v for v, _, _ in store.list_migrations()]
+    assert versions == list(range(1, len(versions) + 1))
