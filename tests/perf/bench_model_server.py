@@ -7,7 +7,9 @@ little as possible per call. Two clients, in the same process as the server
 
 - `raw`: a minimal keep-alive client on asyncio streams — the server's own
   ceiling, with next to no client cost;
-- `httpx`: an `httpx.AsyncClient`, the way `jobtracker.llm` calls a server.
+- `httpx`: a bare `httpx.AsyncClient`;
+- `llm`: `jobtracker.llm.LLMClient.ask`, which adds answer parsing, validation
+  and events to httpx — what a runner pays per call.
 
 For reference it also times the bare timer (8 tasks sleeping `latency` in a
 loop): no server, no sockets — the best any setup can do on this machine.
@@ -27,9 +29,11 @@ from pathlib import Path
 
 import httpx
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from servers.model import ModelServer
+from jobtracker.config import LLMConfig
+from jobtracker.llm import LLMClient
+from tests.servers.model import ModelServer
 
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["level"],
           "properties": {"level": {"type": "string", "enum": ["senior", "staff", "unclear"]}}}
@@ -45,6 +49,12 @@ async def httpx_client(http: httpx.AsyncClient, url: str, remaining: list[int]) 
         response = await http.post(f"{url}/chat/completions", json=BODY)
         response.raise_for_status()
         response.json()
+
+
+async def llm_client(client: LLMClient, remaining: list[int]) -> None:
+    while remaining:
+        key = remaining.pop()
+        await client.ask("level", BODY["messages"], SCHEMA, unit_key=str(key))
 
 
 async def raw_client(port: int, remaining: list[int]) -> None:
@@ -75,6 +85,12 @@ async def measure(server: ModelServer, kind: str, calls: int, clients: int) -> f
         await asyncio.gather(*(raw_client(server.port, remaining) for _ in range(clients)))
     elif kind == "timer":
         await asyncio.gather(*(sleeper(server.latency, remaining) for _ in range(clients)))
+    elif kind == "llm":
+        config = LLMConfig(url=server.url, model="test-model")
+        async with LLMClient(config, max_in_flight=clients) as client:
+            await client.probe()
+            start = time.perf_counter()
+            await asyncio.gather(*(llm_client(client, remaining) for _ in range(clients)))
     else:
         limits = httpx.Limits(max_keepalive_connections=clients)
         async with httpx.AsyncClient(limits=limits) as http:
@@ -94,12 +110,15 @@ def main() -> None:
     ideal = args.clients / args.latency if args.latency else float("inf")
     print(f"{args.calls} calls, {args.clients} clients, latency {args.latency * 1000:.0f} ms, "
           f"ideal {ideal:.0f}/s")
-    for kind in ("timer", "raw", "httpx"):
+    for kind in ("timer", "raw", "httpx", "llm"):
         with ModelServer(latency=args.latency, record=False) as server:
+            cpu = time.process_time()
             elapsed = asyncio.run(measure(server, kind, args.calls, args.clients))
+            cpu = time.process_time() - cpu
             assert kind == "timer" or server.chat_count == args.calls
         rate = args.calls / elapsed
-        print(f"  {kind:<6} {rate:7.0f} answers/s  ratio {rate / ideal:.3f}")
+        print(f"  {kind:<6} {rate:7.0f} answers/s  ratio {rate / ideal:.3f}"
+              f"  (process CPU {cpu * 1000 / args.calls:.2f} ms per call)")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,11 @@ Start it::
 
 or take the `model_server` fixture (import it into a conftest.py)::
 
-    from servers.model import model_server  # noqa: F401
+    from tests.servers.model import model_server  # noqa: F401
+
+(`tests.servers.model` resolves under `python -m pytest` from the repository
+root, the README's test command; use that one spelling everywhere, so that
+`Fault` and `ModelServer` are never loaded twice under two module names.)
 
 What it answers:
 
