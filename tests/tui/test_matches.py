@@ -1,0 +1,63 @@
+"""The matches screen: best first, why, the posting's text, and setting a status."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable
+
+from jobtracker.runner import load_setup
+from tests.tui.fixtures import application_status, make_workspace, screen_text, seed_review
+from tui.app import JobtrackerApp
+from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
+
+SIZE = (100, 30)
+
+
+@pytest.fixture
+def app(tmp_path: Path) -> JobtrackerApp:
+    ws = make_workspace(tmp_path, None)
+    seed_review(ws)
+    return JobtrackerApp(load_setup(ws))
+
+
+async def test_m_lists_scored_matches_best_first_with_their_parts(app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, MatchesScreen)
+        assert [m["id"] for m in screen.matches] == [1, 2, 3]
+        assert screen.query_one(DataTable).row_count == 3
+        text = screen_text(app)
+        assert "3 scored" in text
+        assert "fit    1.00 × 1.0 = 1.00 verdict strong" in text
+        assert "reasons: Python backend; staff scope" in text
+
+
+async def test_s_sets_the_status_and_o_opens_the_posting(app: JobtrackerApp) -> None:
+    ws = app.setup.ws
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await pilot.pause(0.3)
+        await pilot.press("j", "s")          # Bolt: no application yet
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, StatusPicker)
+        await pilot.press("j", "enter")      # saved -> applied
+        await pilot.pause(0.4)
+        assert application_status(ws, 2) == "applied"
+        text = screen_text(app)
+        assert "Bolt - Platform Engineer: applied (new application)" in text
+        assert isinstance(app.screen, MatchesScreen)
+        assert app.screen.current["id"] == 2, "the cursor stays on the posting"
+        await pilot.press("s", "escape")     # escape changes nothing
+        await pilot.pause(0.2)
+        assert application_status(ws, 2) == "applied"
+        await pilot.press("o")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, PostingScreen)
+        assert "Python, SQL, on-call." in screen_text(app)
+        await pilot.press("escape", "escape")
+        await pilot.pause(0.2)
+        assert type(app.screen).__name__ == "DashboardScreen"

@@ -1,0 +1,255 @@
+"""The Textual app: one run of the loop in a worker, and the screens over the database.
+
+The app owns the run: `start_run()` starts `runner.work` — the same runner as
+`jobtracker work`, continuous — in an exclusive async worker, with a
+`LiveReporter` among its reporters. The worker's state changes are handled here,
+where it was started: a refused lease, a missing model or a crash becomes a plain
+line on the dashboard, never a traceback. Screens read the live state from the
+app and everything else from the database (tui/data.py).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from pathlib import Path
+from typing import ClassVar
+from urllib.parse import urlsplit
+
+from textual import work
+from textual.app import App
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.screen import Screen
+from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
+
+from jobtracker import runner, store
+from jobtracker.lease import LeaseHeld
+from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
+from jobtracker.text import one_line
+from jobtracker.workers.reporters import hms
+from tui.clock import AppClock
+from tui.live import LiveReporter
+from tui.messages import QueueSurveyed, RunChanged
+
+
+def styles_dir() -> Path:
+    """The .tcss files: inside the package in a wheel, else the repository's styles/."""
+    packaged = Path(__file__).resolve().parent / "styles"
+    return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "styles"
+
+
+class Phase(StrEnum):
+    IDLE = "idle"
+    STARTING = "starting"
+    RUNNING = "running"
+    PAUSED = "paused"
+    STOPPING = "stopping"
+
+
+@dataclass(frozen=True)
+class ModelState:
+    """What the header says about the model server."""
+
+    ok: bool | None        # None: not asked yet
+    detail: str = ""       # why not, when not ok
+
+
+class JobtrackerApp(App[int]):
+    """`jobtracker-tui`: the dashboard, the review and the matches over one workspace."""
+
+    CSS_PATH: ClassVar = [styles_dir() / name for name in
+                          ("app.tcss", "dashboard.tcss", "review.tcss", "matches.tcss")]
+    TITLE = "jobtracker"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("question_mark", "help", "Help", id="app.help",
+                tooltip="every key of this screen"),
+        Binding("q", "quit", "Quit", id="app.quit",
+                tooltip="quit; asks first while units are in flight"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit_ctrl", show=False,
+                tooltip="quit; asks first while units are in flight"),
+    ]
+
+    def __init__(self, setup: Setup, options: RunOptions | None = None,
+                 clock: AppClock | None = None) -> None:
+        super().__init__()
+        self.setup = setup
+        self.options = replace(options or RunOptions(), continuous=True)
+        self.clock = clock or AppClock()
+        self.live = LiveReporter(self.clock)
+        self.phase = Phase.IDLE
+        self.model = ModelState(None)
+        self.notice = ""                       # one plain line about the last run
+        self.live_run: Run | None = None       # the live run, while its worker runs
+        self.last_result: RunResult | None = None   # the last run's result
+        self.model_reasons: dict[str, str | None] | None = None
+        self._worker: Worker[RunResult] | None = None
+
+    # --- set-up ------------------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen:
+        from tui.screens.dashboard import DashboardScreen
+
+        return DashboardScreen()
+
+    def on_mount(self) -> None:
+        # A fixed theme: the look does not depend on a user's saved preference.
+        self.theme = "textual-dark"
+
+    @property
+    def db(self) -> Path:
+        return self.setup.ws.db
+
+    @property
+    def home(self) -> Path:
+        return self.setup.ws.home
+
+    def model_label(self) -> str:
+        """`qwen3:8b @ gpu:8000`: the model and the server's host, for the header."""
+        llm = self.setup.config.llm
+        if not llm.url:
+            return "no model server configured"
+        parts = urlsplit(llm.url)
+        where = parts.netloc or llm.url
+        return one_line(f"{llm.model or '?'} @ {where}")
+
+    @property
+    def concurrency(self) -> int:
+        return self.setup.config.concurrency
+
+    # --- the run -----------------------------------------------------------------------
+
+    @property
+    def running(self) -> bool:
+        return self.phase is not Phase.IDLE
+
+    def units_in_flight(self) -> int:
+        return self.live_run.loop.counts["running"] if self.live_run is not None else 0
+
+    def start_run(self) -> None:
+        """Start the loop (continuous: every task in priority order, re-surveying)."""
+        if self.running:
+            return
+        self.live.reset()
+        self.notice = ""
+        self.last_result = None
+        self._set_phase(Phase.STARTING)
+        self._worker = self._work()
+
+    @work(exclusive=True, group="run", exit_on_error=False, description="the run")
+    async def _work(self) -> RunResult:
+        return await runner.work(self.setup, self.options, reporters=[self.live],
+                                 on_start=self._on_run_start)
+
+    def _on_run_start(self, run: Run) -> None:
+        """Called by the runner once the lease is held and the model answered."""
+        self.live_run = run
+        self.model = ModelState(True)
+        self.model_reasons = dict(run.model_reasons)
+        self._set_phase(Phase.RUNNING)
+
+    def pause_run(self) -> None:
+        if self.live_run is not None and self.phase is Phase.RUNNING:
+            self.live_run.pause()
+            self._set_phase(Phase.PAUSED)
+
+    def resume_run(self) -> None:
+        if self.live_run is not None and self.phase is Phase.PAUSED:
+            self.live_run.resume()
+            self._set_phase(Phase.RUNNING)
+
+    def stop_run(self) -> None:
+        """Start nothing more; the units in flight finish and are kept."""
+        if self.live_run is not None and self.phase in (Phase.RUNNING, Phase.PAUSED):
+            self.live_run.stop()
+            self._set_phase(Phase.STOPPING)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker is not self._worker:
+            return
+        state = event.state
+        if state is WorkerState.SUCCESS:
+            self._finished(event.worker.result)
+        elif state is WorkerState.ERROR:
+            self._failed(event.worker.error)
+        elif state is WorkerState.CANCELLED:
+            self.notice = "the run was cancelled; every unit committed before it is kept"
+        else:
+            return
+        self.live_run = None
+        self._worker = None
+        self._set_phase(Phase.IDLE)
+
+    def _finished(self, result: RunResult | None) -> None:
+        self.last_result = result
+        if result is None:
+            return
+        if result.model_reason is not None:
+            self.model = ModelState(False, result.model_reason)
+            self.model_reasons = {s.name: s.reason for s in result.states}
+            self.notice = f"no model: {result.model_reason}. Nothing was changed."
+            self.post_to_screens(QueueSurveyed(result.states))
+            return
+        counts = result.counts
+        if not result.worked:
+            self.notice = "nothing to do: every task's queue is empty"
+        else:
+            self.notice = (f"run ended: {counts['finished']} finished, {counts['failed']} "
+                           f"failed, {counts['skipped']} skipped in {hms(result.elapsed)}")
+
+    def _failed(self, error: BaseException | None) -> None:
+        if isinstance(error, LeaseHeld):
+            self.notice = f"not started: {error}"
+        else:
+            # Shown as one plain line; the details are the runner's business, not a traceback.
+            what = one_line(str(error)) if error else ""
+            self.notice = f"the run stopped: {type(error).__name__}" + (f": {what}" if what else "")
+
+    def _set_phase(self, phase: Phase) -> None:
+        self.phase = phase
+        self.post_to_screens(RunChanged(phase))
+
+    def post_to_screens(self, message: Message) -> None:
+        """Tell every screen on the stack (the dashboard may sit under the review)."""
+        for screen in self.screen_stack:
+            screen.post_message(message)
+            screen.refresh_bindings()
+
+    async def survey(self) -> list[TaskState]:
+        """The queue now: with the model's availability when a run has told us."""
+        async with store.connect(self.db) as conn:
+            ctx = self.setup.context(runner.now_iso())
+            return await runner.survey(conn, ctx, self.setup.tasks, self.model_reasons)
+
+    # --- quitting ----------------------------------------------------------------------
+
+    async def action_quit(self) -> None:
+        in_flight = self.units_in_flight()
+        if in_flight:
+            from tui.screens.confirm import ConfirmQuit
+
+            self.push_screen(ConfirmQuit(in_flight), self._quit_confirmed)
+            return
+        await self.shut_down()
+
+    async def _quit_confirmed(self, confirmed: bool | None) -> None:
+        if confirmed:
+            await self.shut_down()
+
+    async def shut_down(self) -> None:
+        """Cancel the run (units in flight roll back; committed ones stay), then exit."""
+        worker = self._worker
+        if worker is not None and not worker.is_finished:
+            worker.cancel()
+            with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                await worker.wait()
+        self.exit(0)
+
+    async def action_help(self) -> None:
+        from tui.screens.help import HelpScreen
+
+        if isinstance(self.screen, HelpScreen):
+            return
+        await self.push_screen(HelpScreen(self.screen))

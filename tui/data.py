@@ -1,0 +1,179 @@
+"""The database reads and writes behind the screens, as plain data.
+
+The TUI keeps no state the database does not also have: each screen loads what
+it shows from here when it opens and after every change, and every decision is
+written at once. Each call opens its own short-lived connection, so no
+connection outlives the operation that needed it (aiosqlite threads must be
+closed) and the run's own connection is never shared with the UI.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from jobtracker import proposals, store
+from jobtracker.proposals import Decision, Proposal
+
+
+def now_iso() -> str:
+    """The time a decision is stamped with (ISO 8601 UTC, to the second)."""
+    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+
+
+async def waiting_count(db: Path) -> int:
+    """Proposals still to decide (pending, stale ones included)."""
+    async with store.connect(db) as conn:
+        row = await (await conn.execute(
+            "SELECT COUNT(*) FROM proposals WHERE state = 'pending'")).fetchone()
+    return int(row[0])
+
+
+# --- the review -------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class ReviewItem:
+    """One proposal with what the review shows beside it."""
+
+    proposal: Proposal
+    group: str                  # proposals about the same posting/application share it
+    heading: str                # the group's name for people: "Acme — Staff Engineer"
+    score: float | None         # the posting's score, when scored
+    status_now: str | None      # the application's status now
+    message_body: str | None    # for a status proposal: the email's text
+
+
+def _group_of(p: Proposal, company: str | None) -> str:
+    if p.posting_id is not None:
+        return f"posting:{p.posting_id}"
+    if p.application_id is not None:
+        return f"application:{p.application_id}"
+    return f"company:{(company or '').lower()}"
+
+
+async def load_review(db: Path, home: Path, also: set[int] | None = None) -> list[ReviewItem]:
+    """Proposals still to decide, plus those named in `also` (decided in this
+    session, shown with their mark), grouped by posting and ordered by group."""
+    async with store.connect(db) as conn:
+        found = await proposals.list_proposals(conn, home)
+        keep = [p for p in found if p.state in ("pending", "stale") or p.id in (also or set())]
+        items = [await _item(conn, p) for p in keep]
+    first: dict[str, int] = {}
+    for index, item in enumerate(items):
+        first.setdefault(item.group, index)
+    return sorted(items, key=lambda item: (first[item.group], item.proposal.id))
+
+
+async def _item(conn: Any, p: Proposal) -> ReviewItem:
+    company = p.payload.get("company")
+    heading, score = str(company or "no posting"), None
+    if p.posting_id is not None:
+        row = await (await conn.execute(
+            "SELECT p.company, p.title, s.score FROM postings AS p "
+            "LEFT JOIN scores AS s ON s.posting_id = p.id WHERE p.id = ?",
+            (p.posting_id,))).fetchone()
+        if row is not None:
+            heading = f"{row[0]} — {row[1]}" if row[0] else str(row[1])
+            score = row[2]
+    found = await proposals.find_application(conn, p.application_id, p.posting_id, company)
+    body = None
+    message = p.payload.get("message")
+    if p.kind == "status" and isinstance(message, dict) and message.get("key"):
+        row = await (await conn.execute("SELECT body FROM messages WHERE key = ?",
+                                        (message["key"],))).fetchone()
+        body = row[0] if row else None
+    return ReviewItem(p, _group_of(p, company), heading, score,
+                      found[1] if found else None, body)
+
+
+async def accept(db: Path, home: Path, ids: list[int]) -> list[Decision]:
+    async with store.connect(db) as conn:
+        return await proposals.accept(conn, ids, now_iso(), home)
+
+
+async def reject(db: Path, home: Path, ids: list[int]) -> list[Decision]:
+    async with store.connect(db) as conn:
+        return await proposals.reject(conn, ids, now_iso(), home)
+
+
+async def undo(db: Path, home: Path) -> Decision | None:
+    async with store.connect(db) as conn:
+        return await proposals.undo_last(conn, now_iso(), home)
+
+
+async def revise_replacement(db: Path, proposal_id: int, text: str) -> bool:
+    """Put the user's edited replacement into a pending resume edit before it is
+    accepted. False when it is no longer pending (decided elsewhere meanwhile)."""
+    async with store.connect(db) as conn, store.write(conn):
+        row = await (await conn.execute(
+            "SELECT payload FROM proposals WHERE id = ? AND state = 'pending' "
+            "AND kind = 'resume_edit'", (proposal_id,))).fetchone()
+        if row is None:
+            return False
+        payload = json.loads(row[0] or "{}")
+        payload["edited"] = True
+        payload[replacement_key(payload)] = text
+        await conn.execute("UPDATE proposals SET payload = ? WHERE id = ?",
+                           (json.dumps(payload, ensure_ascii=False, sort_keys=True),
+                            proposal_id))
+    return True
+
+
+def replacement_key(payload: dict[str, Any]) -> str:
+    """Which payload field holds a resume edit's new text."""
+    return "after" if "after" in payload and "replacement" not in payload else "replacement"
+
+
+def original_key(payload: dict[str, Any]) -> str:
+    return "before" if "before" in payload and "original" not in payload else "original"
+
+
+# --- matches and postings -----------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PostingText:
+    id: int
+    company: str
+    title: str
+    location: str
+    url: str
+    description: str
+
+
+async def load_posting(db: Path, posting_id: int) -> PostingText | None:
+    async with store.connect(db) as conn:
+        row = await (await conn.execute(
+            "SELECT id, company, title, location, url, description FROM postings "
+            "WHERE id = ?", (posting_id,))).fetchone()
+    if row is None:
+        return None
+    return PostingText(row[0], row[1] or "", row[2] or "", row[3] or "", row[4] or "",
+                       row[5] or "")
+
+
+@dataclass(frozen=True)
+class Ranking:
+    reasons: list[str]
+    meets: list[str]
+    misses: list[str]
+
+
+def _strings(raw: str | None) -> list[str]:
+    try:
+        value = json.loads(raw or "[]")
+    except ValueError:
+        return []
+    return [str(v) for v in value] if isinstance(value, list) else []
+
+
+async def load_ranking(db: Path, posting_id: int) -> Ranking | None:
+    async with store.connect(db) as conn:
+        row = await (await conn.execute(
+            "SELECT reasons, meets, misses FROM rankings WHERE posting_id = ?",
+            (posting_id,))).fetchone()
+    if row is None:
+        return None
+    return Ranking(_strings(row[0]), _strings(row[1]), _strings(row[2]))

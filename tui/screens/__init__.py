@@ -1,0 +1,1 @@
+"""One screen per module: dashboard, review, matches, help, and the small dialogs."""

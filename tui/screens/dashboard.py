@@ -1,0 +1,236 @@
+"""The dashboard: the queue, the units in flight, the event log and the progress.
+
+Live state comes from the app's `LiveReporter`, read every `REFRESH` seconds and
+written into the widgets inside one `batch_update()`, so a flood of events costs
+the UI a few redraws a second, never one per event. The queue is re-surveyed
+from the database when a stage ends and when a run starts or stops.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from jobtracker.runner import TaskState
+from tui.data import waiting_count
+from tui.literal import block
+from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
+from tui.widgets.eventlog import EventLog
+from tui.widgets.header import HeaderLine
+from tui.widgets.inflight import InFlightTable
+from tui.widgets.progress import Progress, ProgressLine
+from tui.widgets.queue import QueueTable
+
+if TYPE_CHECKING:
+    from tui.app import JobtrackerApp
+
+REFRESH = 0.2          # seconds between reads of the live state
+WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
+
+
+class DashboardScreen(Screen[None]):
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "start", "Start", id="dashboard.start",
+                tooltip="start the loop: every task in priority order"),
+        Binding("r", "pause", "Pause", id="dashboard.pause",
+                tooltip="admit no new units; the ones in flight finish"),
+        Binding("r", "resume", "Resume", id="dashboard.resume",
+                tooltip="admit units again"),
+        Binding("s", "stop", "Stop", id="dashboard.stop",
+                tooltip="stop after the units in flight; they are kept"),
+        Binding("p", "review", "Review", id="dashboard.review",
+                tooltip="review the proposals waiting"),
+        Binding("m", "matches", "Matches", id="dashboard.matches",
+                tooltip="scored matches, best first"),
+        Binding("f", "filter", "Filter", id="dashboard.filter",
+                tooltip="show one task's events in the log (again: the next task, then all)"),
+    ]
+
+    HELP_TITLE = "Dashboard"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    app: JobtrackerApp
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._seen_version = -1
+        self._seen_stages = 0
+        self._ticks = 0
+        self._waiting = 0
+        # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
+        self._baseline: dict[str, tuple[int, int]] = {}
+        self._notice = ""
+
+    def compose(self):
+        yield HeaderLine(id="header")
+        with Horizontal(id="top"):
+            with Vertical(id="queue-pane", classes="pane"):
+                yield QueueTable(id="queue")
+            with Vertical(id="in-flight-pane", classes="pane"):
+                yield InFlightTable(id="in-flight")
+        with Vertical(id="events-pane", classes="pane"):
+            yield EventLog(id="events")
+        yield Static(id="notice", markup=False)
+        yield ProgressLine(id="progress")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#queue-pane").border_title = "Queue"
+        self.query_one("#events-pane").border_title = "Events"
+        self.query_one("#in-flight-pane").border_title = "In flight"
+        self._show_header()
+        self.refresh_queue()
+        self.refresh_waiting()
+        self.set_interval(REFRESH, self.tick)
+        self.tick()
+
+    def on_screen_resume(self) -> None:
+        # Back from the review or the matches: decisions may have changed the counts.
+        self.refresh_waiting()
+
+    # --- reading the database ----------------------------------------------------------
+
+    @work(exclusive=True, group="survey", exit_on_error=False)
+    async def refresh_queue(self) -> None:
+        self._show_states(await self.app.survey())
+
+    @work(exclusive=True, group="waiting", exit_on_error=False)
+    async def refresh_waiting(self) -> None:
+        self._waiting = await waiting_count(self.app.db)
+        self._show_progress()
+
+    @on(QueueSurveyed)
+    def _surveyed(self, message: QueueSurveyed) -> None:
+        self._show_states(message.states)
+
+    @on(DecisionsMade)
+    def _decided(self) -> None:
+        self.refresh_waiting()
+
+    def _show_states(self, states: list[TaskState]) -> None:
+        live = self.app.live
+        # Unavailable tasks get no bar: nothing of theirs can be done in this run.
+        self._baseline = {s.name: (live.done(s.name).done, s.pending) for s in states
+                          if s.available}
+        self.query_one(QueueTable).show(states, live.counts)
+        self._show_progress()
+
+    # --- the run -----------------------------------------------------------------------
+
+    @on(RunChanged)
+    def _run_changed(self, message: RunChanged) -> None:
+        self._show_header()
+        if message.phase in ("running", "idle"):
+            self.refresh_queue()
+            self.refresh_waiting()
+        if message.phase == "idle":
+            self.tick()
+            if self.app.notice:
+                self.query_one(EventLog).note(self.app.notice)
+        self._show_notice()
+
+    def tick(self) -> None:
+        """Bring the widgets up to date with the live state (a few times a second)."""
+        app = self.app
+        live = app.live
+        units = live.units()
+        self._ticks += 1
+        if app.running and self._ticks % WAITING_EVERY == 0:
+            self.refresh_waiting()
+        if live.version == self._seen_version and not units:
+            return
+        self._seen_version = live.version
+        with app.batch_update():
+            lines, dropped = live.take_lines()
+            if lines or dropped:
+                self.query_one(EventLog).add(lines, dropped)
+            self.query_one(InFlightTable).show(units, app.clock.monotonic())
+            self._title_in_flight(len(units))
+            self.query_one(QueueTable).show(counts=live.counts)
+            self._show_progress()
+        if live.stages != self._seen_stages:
+            self._seen_stages = live.stages
+            self.refresh_queue()
+
+    def _title_in_flight(self, count: int) -> None:
+        waiting = self.app.live_run.loop.counts["waiting"] if self.app.live_run else 0
+        title = f"In flight {count}/{self.app.concurrency}"
+        if waiting:
+            title += f" · {waiting:,} queued"
+        self.query_one("#in-flight-pane").border_title = title
+
+    def _show_header(self) -> None:
+        app = self.app
+        self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok,
+                                        str(app.phase))
+
+    def _show_notice(self) -> None:
+        notice = self.app.notice if not self.app.running else ""
+        widget = self.query_one("#notice", Static)
+        # Wrapped, not cut: a refused lease or a missing model must be readable at 80 columns.
+        widget.update(block(notice, style="bold") if notice else Text(""))
+        widget.display = bool(notice)
+
+    def _show_progress(self) -> None:
+        live = self.app.live
+        items = []
+        for name, (done_then, pending_then) in self._baseline.items():
+            counts = live.done(name)
+            total = done_then + pending_then
+            if counts.done or (self.app.running and total):
+                items.append(Progress(name, counts.done, max(total, counts.done),
+                                      counts.failed))
+        self.query_one(ProgressLine).show(items, self._waiting)
+
+    # --- keys --------------------------------------------------------------------------
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Which of the run keys apply now: hidden (False) or dimmed (None) otherwise."""
+        phase = str(self.app.phase)
+        busy = phase in ("starting", "stopping")
+        if action == "start":
+            return phase == "idle"
+        if action == "pause":
+            return True if phase == "running" else (None if busy else False)
+        if action == "resume":
+            return phase == "paused"
+        if action == "stop":
+            return True if phase in ("running", "paused") else (None if busy else False)
+        return True
+
+    def action_start(self) -> None:
+        self.app.start_run()
+
+    def action_pause(self) -> None:
+        self.app.pause_run()
+
+    def action_resume(self) -> None:
+        self.app.resume_run()
+
+    def action_stop(self) -> None:
+        self.app.stop_run()
+
+    def action_review(self) -> None:
+        from tui.screens.review import ReviewScreen
+
+        self.app.push_screen(ReviewScreen())
+
+    def action_matches(self) -> None:
+        from tui.screens.matches import MatchesScreen
+
+        self.app.push_screen(MatchesScreen())
+
+    def action_filter(self) -> None:
+        log = self.query_one(EventLog)
+        names = [t.name for t in self.app.setup.tasks]
+        choices: list[str | None] = [None, *names]
+        following = choices[(choices.index(log.only) + 1) % len(choices)] \
+            if log.only in choices else None
+        log.set_filter(following)
+        title = "Events" if following is None else f"Events — {following} only (f: next)"
+        self.query_one("#events-pane").border_title = title

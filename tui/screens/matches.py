@@ -1,0 +1,271 @@
+"""Matches: scored postings best first, why each scores what it does, and its status.
+
+The list is `jobtracker matches`' own query (`cli_matches.load_matches`), and a
+status is set through the same `set_status` as `jobtracker status`, so the
+screen and the command can never disagree.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, OptionList, Static
+from textual.widgets.option_list import Option
+
+from jobtracker.cli_matches import load_matches, set_status
+from jobtracker.config import STATUSES
+from tui import data
+from tui.literal import block, line
+
+if TYPE_CHECKING:
+    from tui.app import JobtrackerApp
+
+VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
+
+
+def parts_table(parts: dict[str, dict[str, Any]], score: float) -> Table:
+    """`fit  1.00 × 1.0 = 1.00  verdict strong`: each part, and the sum they make."""
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="bold", no_wrap=True)
+    for _ in range(3):
+        grid.add_column(justify="right", no_wrap=True)
+    grid.add_column()
+    for name, part in parts.items():
+        grid.add_row(name, f"{float(part.get('value', 0)):.2f} ×",
+                     f"{float(part.get('weight', 0)):.1f} =",
+                     f"{float(part.get('points', 0)):.2f}", line(part.get("basis")))
+    grid.add_row("score", "", "", Text(f"{score:.2f}", style="bold"), "")
+    return grid
+
+
+def match_detail(match: dict[str, Any], ranking: data.Ranking | None) -> RenderableType:
+    head = line(f"{match['company']} — {match['title']}", style="bold")
+    where = line(f"{match['location'] or 'no location'} · {match['url'] or 'no url'}",
+                 style="dim")
+    verdict = Text("verdict ", style="bold")
+    verdict.append(match["verdict"], style=VERDICT_STYLES.get(match["verdict"], ""))
+    if match.get("stale"):
+        verdict.append("  (judged against older inputs; `jobtracker rank` asks again)",
+                       style="yellow")
+    items: list[RenderableType] = [head, where, verdict, parts_table(match["parts"],
+                                                                     match["score"])]
+    if ranking is not None:
+        for label, values, style in (("reasons", ranking.reasons, ""),
+                                     ("meets", ranking.meets, "green"),
+                                     ("misses", ranking.misses, "red")):
+            if values:
+                text = Text(f"{label}: ", style="bold")
+                text.append("; ".join(line(v).plain for v in values), style=style)
+                items.append(text)
+    return Group(*items)
+
+
+class MatchesScreen(Screen[None]):
+    HELP_TITLE = "Matches"
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
+        Binding("k", "move(-1)", "Previous", id="matches.previous", show=False,
+                tooltip="the previous match"),
+        Binding("o,enter", "open", "Open", id="matches.open",
+                tooltip="read the posting's text"),
+        Binding("s", "status", "Status", id="matches.status",
+                tooltip="set the application's status for this posting"),
+        Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
+    ]
+
+    app: JobtrackerApp
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.matches: list[dict[str, Any]] = []
+
+    def compose(self):
+        yield Static(id="matches-summary")
+        with Vertical(id="matches-pane", classes="pane"):
+            yield DataTable(id="matches-table", cursor_type="row", zebra_stripes=False)
+        with VerticalScroll(id="match-detail", classes="pane"):
+            yield Static(id="match-text")
+        yield Static(id="matches-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#matches-pane").border_title = "Matches, best first"
+        self.query_one("#match-detail").border_title = "Why"
+        table = self.query_one(DataTable)
+        for label, key in (("score", "score"), ("verdict", "verdict"), ("status", "status"),
+                           ("company", "company"), ("title", "title"), ("location", "location")):
+            table.add_column(label, key=key)
+        table.focus()
+        self.reload()
+
+    @work(exclusive=True, group="matches-load", exit_on_error=False)
+    async def reload(self, keep: int | None = None) -> None:
+        self.matches = await load_matches(self.app.db, self.app.setup.profile)
+        table = self.query_one(DataTable)
+        table.clear()
+        for match in self.matches:
+            table.add_row(
+                Text(f"{match['score']:.2f}", justify="right"),
+                Text(match["verdict"] + ("*" if match["stale"] else ""),
+                     style=VERDICT_STYLES.get(match["verdict"], "")),
+                line(match["status"] or "—"), line(match["company"], 24),
+                line(match["title"], 48), line(match["location"], 24),
+                key=str(match["id"]))
+        summary = Text(" Matches ─ ", style="bold")
+        summary.append(f"{len(self.matches)} scored" if self.matches else
+                       "nothing scored yet: the judge task judges and scores open matches")
+        self.query_one("#matches-summary", Static).update(summary)
+        if keep is not None:
+            rows = [m["id"] for m in self.matches]
+            if keep in rows:
+                table.move_cursor(row=rows.index(keep), animate=False)
+        await self._show_detail()
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        table = self.query_one(DataTable)
+        if not self.matches or table.cursor_row >= len(self.matches):
+            return None
+        return self.matches[table.cursor_row]
+
+    @on(DataTable.RowHighlighted)
+    async def _highlighted(self) -> None:
+        await self._show_detail()
+
+    async def _show_detail(self) -> None:
+        match = self.current
+        widget = self.query_one("#match-text", Static)
+        if match is None:
+            widget.update(Text(""))
+            return
+        ranking = await data.load_ranking(self.app.db, match["id"])
+        if self.current is match:   # the cursor may have moved on while reading
+            widget.update(match_detail(match, ranking))
+
+    def say(self, message: str) -> None:
+        self.query_one("#matches-status", Static).update(line(message))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("open", "status"):
+            return True if self.matches else None
+        return True
+
+    def action_move(self, step: int) -> None:
+        table = self.query_one(DataTable)
+        if step > 0:
+            table.action_cursor_down()
+        else:
+            table.action_cursor_up()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    @work(exclusive=True, group="matches-open", exit_on_error=False)
+    async def action_open(self) -> None:
+        match = self.current
+        if match is None:
+            return
+        posting = await data.load_posting(self.app.db, match["id"])
+        if posting is not None:
+            await self.app.push_screen(PostingScreen(posting))
+
+    def action_status(self) -> None:
+        match = self.current
+        if match is not None:
+            self.app.push_screen(StatusPicker(match["status"]),
+                                 lambda status: self._set_status(match["id"], status))
+
+    @work(exclusive=True, group="matches-status", exit_on_error=False)
+    async def _set_status(self, posting_id: int, status: str | None) -> None:
+        if status is None:
+            return
+        label, before = await set_status(self.app.db, posting_id, status, data.now_iso())
+        was = "new application" if before is None else f"was {before}"
+        self.say(f"{label}: {status} ({was})")
+        await self.reload(keep=posting_id)
+
+
+class StatusPicker(ModalScreen[str | None]):
+    """A short list of the application statuses; enter picks, escape cancels."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="status.cancel", tooltip="change nothing"),
+        Binding("j", "move(1)", "Next", id="status.next", show=False, tooltip="the next status"),
+        Binding("k", "move(-1)", "Previous", id="status.previous", show=False,
+                tooltip="the previous status"),
+    ]
+
+    def __init__(self, current: str | None) -> None:
+        super().__init__()
+        self.current = current
+
+    def compose(self):
+        with Vertical(id="dialog"):
+            yield Static("Set the application's status", id="question", markup=False)
+            yield OptionList(*(Option(Text(s + ("  (now)" if s == self.current else "")),
+                                      id=s) for s in STATUSES), id="statuses")
+            yield Static("enter pick   escape cancel", id="choices", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        options = self.query_one(OptionList)
+        if self.current in STATUSES:
+            options.highlighted = STATUSES.index(self.current)
+        options.focus()
+
+    @on(OptionList.OptionSelected)
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(event.option.id)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_move(self, step: int) -> None:
+        options = self.query_one(OptionList)
+        if step > 0:
+            options.action_cursor_down()
+        else:
+            options.action_cursor_up()
+
+
+class PostingScreen(Screen[None]):
+    """One posting's text, scrollable, shown literally."""
+
+    HELP_TITLE = "Posting"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape,o", "back", "Back", id="posting.back", tooltip="back to the matches"),
+        Binding("j", "scroll(1)", "Down", id="posting.down", show=False, tooltip="scroll down"),
+        Binding("k", "scroll(-1)", "Up", id="posting.up", show=False, tooltip="scroll up"),
+    ]
+
+    def __init__(self, posting: data.PostingText) -> None:
+        super().__init__()
+        self.posting = posting
+
+    def compose(self):
+        p = self.posting
+        yield Static(line(f" {p.company} — {p.title}", style="bold"), id="posting-title")
+        with VerticalScroll(id="posting-body", classes="pane"):
+            yield Static(block(p.description or "(no description stored)"), id="posting-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        p = self.posting
+        body = self.query_one("#posting-body", VerticalScroll)
+        body.border_title = line(f"{p.location or 'no location'} · {p.url or 'no url'}")
+        body.focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_scroll(self, step: int) -> None:
+        body = self.query_one("#posting-body", VerticalScroll)
+        body.scroll_relative(y=step, animate=False)
