@@ -95,3 +95,14 @@ def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
 def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
     return run_work(ws, options_from(args, task="level"), dry_run=args.dry_run,
                     verbose=args.verbose)
+
+
+@command("rank", "run the judge task, then rescore every judged posting (scoring needs no model)",
+         lambda parser: configure_work(parser, pinned=True))
+def cmd_rank(args: argparse.Namespace, ws: Workspace) -> int:
+    code = run_work(ws, options_from(args, task="judge"), dry_run=args.dry_run,
+                    verbose=args.verbose)
+    if not args.dry_run:
+        count = asyncio.run(runner.rescore(runner.load_setup(ws)))
+        print(f"rescored {count:,} judged posting(s)")
+    return code

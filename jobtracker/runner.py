@@ -31,7 +31,7 @@ from typing import Any
 import aiosqlite
 from opentelemetry import trace
 
-from jobtracker import store
+from jobtracker import scoring, store
 from jobtracker.config import Config, Profile, normalize_llm_url
 from jobtracker.lease import Lease
 from jobtracker.llm import LLMClient
@@ -210,6 +210,12 @@ async def sync_inputs(conn: aiosqlite.Connection, setup: Setup, now: str) -> Non
         await sync_maildir(conn, maildir, now)
 
 
+async def rescore(setup: Setup) -> int:
+    """Recompute every judged posting's score; needs no model (the second half of `rank`)."""
+    async with store.connect(setup.ws.db) as conn:
+        return await scoring.rescore(conn, setup.profile, now_iso())
+
+
 async def dry_run(setup: Setup) -> tuple[list[TaskState], TaskState | None]:
     """The queue, without the lease or a model. Changes nothing but a first migration."""
     async with store.connect(setup.ws.db) as conn:
@@ -385,6 +391,7 @@ class Run:
         self.span_context: Any = None
         self.worked: list[str] = []
         self.model_reasons = model_reasons
+        self._scored_after = 0      # judge units applied when scores were last refreshed
 
     # --- control, for signals and the TUI -------------------------------------------
 
@@ -472,6 +479,17 @@ class Run:
                     self.loop.submit(unit)
                 await self.loop.run()
         self.feeding = None
+        await self._rescore_if_judged()
+
+    async def _rescore_if_judged(self) -> None:
+        """Scores are arithmetic over verdicts, not a task. Refresh them whenever new
+        verdicts were written (judge units also run as follow-ups inside other stages),
+        so tailor, which works down scores, sees them in the same run."""
+        judge = self.handlers.get("judge")
+        if judge is not None and judge.applied > self._scored_after:
+            self._scored_after = judge.applied
+            async with self.db_lock:
+                await scoring.rescore(self.conn, self.ctx.profile, self.ctx.now)
 
     async def work(self, states: list[TaskState]) -> None:
         if not self.options.continuous:
