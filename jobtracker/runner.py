@@ -32,9 +32,10 @@ import aiosqlite
 from opentelemetry import trace
 
 from jobtracker import scoring, store
-from jobtracker.config import Config, Profile, normalize_llm_url
+from jobtracker.config import Config, Profile, expand_path, normalize_llm_url
 from jobtracker.lease import Lease
 from jobtracker.llm import LLMClient
+from jobtracker.local_model import run_client
 from jobtracker.tasks import Context, Task, Unit, ordered
 from jobtracker.telemetry import Telemetry
 from jobtracker.workers.events import EventType, Reporter, report
@@ -44,6 +45,7 @@ from jobtracker.workspace import Workspace
 
 MAX_FAILURES = 3
 BATCH = 256          # units read per pending() query
+RECHECK_AFTER = 2.0  # seconds a listed unit may wait before done() asks the database again
 TEXT_FILES = ("resume.md", "keywords.yaml", "coverletter.md", "answers.yaml")
 
 
@@ -155,7 +157,8 @@ class RunOptions:
     task: str | None = None          # pinned task
     budget: int | None = None        # at most this many units
     concurrency: int | None = None   # overrides config.yaml
-    llm_url: str | None = None       # overrides config.yaml
+    llm_url: str | None = None       # overrides config.yaml (and its llm.gguf)
+    gguf: str | None = None          # overrides config.yaml: serve this model file embedded
     continuous: bool = False         # every task in priority order, re-surveying as stages drain
     deadline: float | None = None    # seconds; stop admitting units after it
 
@@ -183,8 +186,11 @@ class Setup:
 def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
     """Read config, profile and plugins (ConfigError on a bad file); apply overrides."""
     config = ws.config()
-    if options.llm_url:
-        config = replace(config, llm=replace(config.llm, url=normalize_llm_url(options.llm_url)))
+    if options.llm_url:   # a server named for this run wins over the file's llm.gguf
+        config = replace(config, llm=replace(config.llm, url=normalize_llm_url(options.llm_url),
+                                             gguf=None))
+    if options.gguf:
+        config = replace(config, llm=replace(config.llm, gguf=expand_path(options.gguf)))
     if options.concurrency:
         config = replace(config, concurrency=options.concurrency)
     tasks = ordered(ws.plugins())
@@ -293,10 +299,17 @@ class _UnitHandler:
         self.task = task
         self.order = _InOrder()
         self.set_aside: set[str] = set()
+        self.on_ledger: set[str] = set()      # keys with a failure row when the stage began
+        self.listed_at: dict[str, float] = {}
         self.applied = 0
 
     async def done(self, unit: Unit) -> bool:
-        """Skip-on-done: the unit is no longer pending (answered since it was listed)."""
+        """Skip-on-done: the unit is no longer pending (answered or changed since it was
+        listed). A unit listed moments ago is its own check — pending() just listed it
+        and this run holds the workspace — so only one that waited is asked again."""
+        listed = self.listed_at.pop(unit.unit_key, None)
+        if listed is not None and self.run_.clock() - listed < RECHECK_AFTER:
+            return False
         try:
             async with self.run_.db_lock:
                 live = await self.task.pending(self.run_.conn, self.run_.ctx, subject=unit.subject)
@@ -392,6 +405,7 @@ class Run:
         self.worked: list[str] = []
         self.model_reasons = model_reasons
         self._scored_after = 0      # judge units applied when scores were last refreshed
+        self.clock = asyncio.get_running_loop().time
 
     # --- control, for signals and the TUI -------------------------------------------
 
@@ -422,6 +436,7 @@ class Run:
             if unit.unit_key in handler.order.numbers or unit.unit_key in handler.set_aside:
                 continue
             handler.order.take(unit.unit_key)
+            handler.listed_at[unit.unit_key] = self.clock()
             if self.budget_left is not None:
                 self.budget_left -= 1
             fresh.append(unit)
@@ -445,9 +460,10 @@ class Run:
         """Write one unit's result and clear its ledger row, in one transaction."""
         async with self.db_lock, store.write(self.conn):
             label = await task.apply(self.conn, unit, result, self.ctx, model)
-            await self.conn.execute(
-                "DELETE FROM task_attempts WHERE task = ? AND unit_key = ?",
-                (task.name, unit.unit_key))
+            if unit.unit_key in self.handlers[task.name].on_ledger:   # a success resets
+                await self.conn.execute(
+                    "DELETE FROM task_attempts WHERE task = ? AND unit_key = ?",
+                    (task.name, unit.unit_key))
         return label
 
     async def record_failure(self, task: Task, unit: Unit, exc: BaseException) -> None:
@@ -462,11 +478,20 @@ class Run:
 
     # --- stages ----------------------------------------------------------------------
 
+    async def read_ledger(self) -> None:
+        """What the failure ledger holds for each task, read once at the start of a run:
+        set-aside keys are never submitted (follow-ups included), and only keys with a
+        row need it cleared on success. This run's own failures are not retried in it."""
+        async with self.db_lock:
+            for task in self.tasks:
+                handler = self.handlers[task.name]
+                handler.set_aside = await live_set_aside(self.conn, task, self.ctx)
+                handler.on_ledger = {str(row[0]) for row in await self.conn.execute_fetchall(
+                    "SELECT unit_key FROM task_attempts WHERE task = ?", (task.name,))}
+
     async def drain(self, task: Task) -> None:
         """Work `task` until nothing is pending, the budget is spent, or stop()."""
         handler = self.handlers[task.name]
-        async with self.db_lock:
-            handler.set_aside = await live_set_aside(self.conn, task, self.ctx)
         self.feeding = task.name
         with self.telemetry.tracer.start_as_current_span(
                 "task.run", attributes={"task.name": task.name}) as span:
@@ -492,6 +517,7 @@ class Run:
                 await scoring.rescore(self.conn, self.ctx.profile, self.ctx.now)
 
     async def work(self, states: list[TaskState]) -> None:
+        await self.read_ledger()
         if not self.options.continuous:
             chosen = choose(states, self.options.task)
             if chosen is not None:
@@ -533,8 +559,9 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
             now = now_iso()
             await sync_inputs(conn, setup, now)
             ctx = setup.context(now)
-            async with LLMClient(setup.config.llm,
-                                 max_in_flight=setup.config.concurrency) as client:
+            # With llm.gguf this starts the embedded llama.cpp server for the run.
+            async with run_client(setup.config.llm,
+                                  max_in_flight=setup.config.concurrency) as client:
                 probe = await client.probe()
                 reasons = {t.name: (probe.reason if not probe.ok else client.available_for(t.name))
                            for t in setup.tasks}
