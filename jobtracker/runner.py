@@ -491,7 +491,6 @@ class Run:
 
     async def drain(self, task: Task) -> None:
         """Work `task` until nothing is pending, the budget is spent, or stop()."""
-        handler = self.handlers[task.name]
         self.feeding = task.name
         with self.telemetry.tracer.start_as_current_span(
                 "task.run", attributes={"task.name": task.name}) as span:
