@@ -34,6 +34,7 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
 from jobtracker.config import LLMConfig
+from jobtracker.text import clean_text, one_line
 from jobtracker.workers.events import EventType, report
 
 # Backoff between attempts, as in the official OpenAI client family.
@@ -114,16 +115,6 @@ def display_url(url: str) -> str:
         return str(httpx.URL(url).copy_with(userinfo=b""))
     except (httpx.InvalidURL, TypeError):
         return "the configured URL"
-
-
-def clean_text(text: str) -> str:
-    """Drop control characters (C0, DEL, C1, bidi overrides), keeping newline and tab."""
-    return "".join(ch for ch in text if ch.isprintable() or ch in "\n\t")
-
-
-def one_line(text: str, limit: int = 160) -> str:
-    text = " ".join(clean_text(text).split())
-    return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
 def retry_after(headers: Mapping[str, str], now: float) -> float | None:

@@ -105,6 +105,14 @@ async def test_probe_of_a_server_that_is_not_there_says_unreachable() -> None:
     assert probe.available_for("level") == probe.reason
 
 
+async def test_probe_reason_leaves_out_a_password_in_the_url() -> None:
+    url = closed_port_url().replace("http://", "http://me:hunter2@")
+    async with client_for(url) as client:
+        probe = await client.probe()
+    assert probe.reason is not None and "unreachable" in probe.reason
+    assert "hunter2" not in probe.reason and "me:" not in probe.reason
+
+
 async def test_probe_names_a_missing_model_and_what_the_server_has(server: ModelServer) -> None:
     async with client_for(server.url, model="qwen3:8b") as client:
         probe = await client.probe()
@@ -221,7 +229,7 @@ async def test_control_characters_are_stripped_from_answers(server: ModelServer)
     server.queue(Fault.content(json.dumps({"level": "staff", "evidence": "\x1b[31mred\x9b\u202e"})))
     async with client_for(server.url) as client:
         answer = await ask(client)
-    assert answer.data["evidence"] == "[31mred"
+    assert answer.data["evidence"] == "red"
 
 
 async def test_extra_fields_in_answers_are_ignored() -> None:
@@ -413,3 +421,13 @@ def test_the_test_servers_default_answer_fits_the_schema() -> None:
     answer = schema_answer(body)
     Draft202012Validator(schema).validate(answer)
     assert answer["verdict"] == "strong" and len(answer["reasons"]) == 2
+
+
+async def test_the_test_servers_rules_pick_calls_by_body(server: ModelServer) -> None:
+    server.rule(lambda body: "Acme" in json.dumps(body["messages"]), Fault.status(500), times=1)
+    other = [{"role": "user", "content": "Bolt is hiring."}]
+    async with client_for(server.url) as client:
+        bolt = await client.ask("level", other, LEVEL_SCHEMA, unit_key="posting:2")
+        acme = await ask(client)
+        again = await ask(client)
+    assert (bolt.attempts, acme.attempts, again.attempts) == (1, 2, 1)
