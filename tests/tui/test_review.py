@@ -133,8 +133,8 @@ async def test_upper_case_decides_every_remaining_one_in_the_group(
 
 async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(
         app: JobtrackerApp) -> None:
-    """The diff's -/+ marks are characters, not colour. No applier for resume edits is
-    registered yet (the tailor task adds one), so accepting is refused, in words."""
+    """The diff's -/+ marks are characters, not colour. The workspace's resume.md does not
+    hold the edit's original, so accepting is refused — in words, on the screen."""
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("j")
@@ -146,7 +146,8 @@ async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(
         assert "Reason   the posting asks for distributed systems and Go" in text
         await pilot.press("a")
         await pilot.pause(0.3)
-        assert "nothing knows how to apply a 'resume_edit' proposal yet" in screen_text(app)
+        status = str(app.screen.query_one("#review-status").render())
+        assert "proposal 2" in status, status
         assert proposal_states(app.setup.ws)[2] == "pending"
 
 

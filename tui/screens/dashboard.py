@@ -162,7 +162,9 @@ class DashboardScreen(Screen[None]):
         title = f"In flight {count}/{self.app.concurrency}"
         if waiting:
             title += f" · {waiting:,} queued"
-        self.query_one("#in-flight-pane").border_title = title
+        pane = self.query_one("#in-flight-pane")
+        if pane.border_title != title:   # setting it, even unchanged, repaints the pane
+            pane.border_title = title
 
     def _show_header(self) -> None:
         app = self.app

@@ -5,66 +5,64 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.widget import Widget
 
 from tui.clock import elapsed
 from tui.literal import line
 from tui.live import InFlight
+from tui.widgets.rows import Justify, row
 
-WIDE = 70   # inner width from which token counts get a column
+WIDE = 70   # width from which token counts get a column
 
 PHASE_STYLES = {"asking": "cyan", "applying": "green", "waiting": "dim"}
 
 
 def phase_text(phase: str) -> Text:
     style = "yellow" if "retry" in phase else PHASE_STYLES.get(phase.strip(), "")
-    return Text(phase, style=style, no_wrap=True, overflow="ellipsis")
+    return Text(phase, style=style)
 
 
-class InFlightTable(DataTable):
-    """At most `concurrency` rows, rebuilt on each refresh (cheap at that size).
+class InFlightTable(Widget):
+    """At most `concurrency` rows, redrawn a few times a second (rendered text, no layout).
 
-    Columns are sized by hand with no cell padding (one space of separation is part of
-    each width), so the unit's label gets every column the others do not need.
+    The unit's label gets every column the others do not need.
     """
 
+    DEFAULT_CSS = "InFlightTable { height: 1fr; }"
+
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="none", show_cursor=False, show_header=False,
-                         cell_padding=0)
-        self.can_focus = False
+        super().__init__(id=id)
         self.units: list[InFlight] = []
         self.now = 0.0
-        self._layout: tuple[int, int] | None = None
+        self._shown: list[tuple[str, ...]] = []
 
-    def on_resize(self) -> None:
-        self.redraw()
+    @property
+    def row_count(self) -> int:
+        return len(self.units)
 
     def show(self, units: Sequence[InFlight], now: float) -> None:
         self.units, self.now = list(units), now
-        self.redraw()
+        shown = [(u.kind, u.label, elapsed(now - u.started), u.phase, u.tokens)
+                 for u in self.units]
+        if shown != self._shown:
+            self._shown = shown
+            self.refresh()
 
-    def redraw(self) -> None:
+    def render(self) -> Text:
         width = self.size.width
         wide = width >= WIDE
-        kind_width = max([5, *(len(u.kind) for u in self.units)]) + 1
-        doing_width = 26 if wide else 16
-        if (width, kind_width) != self._layout:
-            self._layout = (width, kind_width)
-            self.clear(columns=True)
-            fixed = kind_width + 6 + doing_width + (12 if wide else 0)
-            self.add_column("task", key="task", width=kind_width)
-            self.add_column("unit", key="unit", width=max(width - fixed, 8))
-            self.add_column("time", key="time", width=6)
-            self.add_column("doing", key="doing", width=doing_width)
-            if wide:
-                self.add_column("tokens", key="tokens", width=12)
-        else:
-            self.clear()
-        for index, unit in enumerate(self.units):
+        kind = max([5, *(len(u.kind) for u in self.units)])
+        doing = 25 if wide else 15
+        tokens = 11 if wide else 0
+        label = max(width - kind - 5 - doing - tokens - (4 if wide else 3), 8)
+        lines = []
+        for unit in self.units:
             phase = unit.phase if wide else unit.phase.replace(" after ", " ")
-            cells = [Text(unit.kind, style="bold"), line(unit.label),
-                     Text(elapsed(self.now - unit.started), justify="right"),
-                     phase_text(" " + phase)]
+            cells: list[tuple[Text, int, Justify]] = [
+                (Text(unit.kind, style="bold"), kind, "left"), (line(unit.label), label, "left"),
+                (Text(elapsed(self.now - unit.started)), 5, "right"),
+                (phase_text(phase), doing, "left")]
             if wide:
-                cells.append(Text(unit.tokens, style="dim", justify="right"))
-            self.add_row(*cells, key=str(index))
+                cells.append((Text(unit.tokens, style="dim"), tokens, "right"))
+            lines.append(row(cells))
+        return Text("\n").join(lines)

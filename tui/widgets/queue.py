@@ -5,19 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rich.text import Text
-from textual.widgets import DataTable
+from textual.widget import Widget
 
 from jobtracker.runner import TaskState
 from tui.live import TaskCounts
+from tui.widgets.rows import Justify, row
 
-WIDE = 60   # inner width from which set-aside, done and failed get columns of their own
+WIDE = 60   # width from which set-aside, done and failed get columns of their own
 
 
 def state_text(state: TaskState, wide: bool) -> Text:
     """N pending / nothing to do / unavailable — reason (set aside folded in when narrow)."""
     if state.reason is not None:
-        return Text(f"unavailable — {state.reason}", style="dim", no_wrap=True,
-                    overflow="ellipsis")
+        return Text(f"unavailable — {state.reason}", style="dim")
     text = Text(f"{state.pending:,} pending" if state.pending else "nothing to do",
                 style="" if state.pending else "dim")
     if state.set_aside and not wide:
@@ -25,58 +25,57 @@ def state_text(state: TaskState, wide: bool) -> Text:
     return text
 
 
-class QueueTable(DataTable):
-    """Rows keyed by task name; refreshed from each survey and the run's counts."""
+class QueueTable(Widget):
+    """Redrawn from each survey and from the run's counts (rendered text, no layout)."""
+
+    DEFAULT_CSS = "QueueTable { height: 1fr; }"
 
     def __init__(self, *, id: str | None = None) -> None:
-        super().__init__(id=id, cursor_type="none", show_cursor=False, zebra_stripes=False)
-        self.can_focus = False
+        super().__init__(id=id)
         self.states: list[TaskState] = []
-        self.counts: dict[str, TaskCounts] = {}
-        self._layout: tuple[int, int] | None = None
+        self.counts: dict[str, tuple[int, int]] = {}   # task -> (done, failed)
 
-    def on_resize(self) -> None:
-        self.redraw()
+    @property
+    def row_count(self) -> int:
+        return len(self.states)
 
     def show(self, states: Sequence[TaskState] | None = None,
              counts: dict[str, TaskCounts] | None = None) -> None:
-        if states is not None:
-            self.states = list(states)
+        changed = False
+        if states is not None and list(states) != self.states:
+            self.states, changed = list(states), True
         if counts is not None:
-            self.counts = {k: TaskCounts(v.finished, v.failed, v.skipped)
-                           for k, v in counts.items()}
-        self.redraw()
+            shown = {k: (v.finished + v.skipped, v.failed) for k, v in counts.items()}
+            if shown != self.counts:
+                self.counts, changed = shown, True
+        if changed:
+            self.refresh()
 
-    def redraw(self) -> None:
+    def render(self) -> Text:
         width = self.size.width
         wide = width >= WIDE
-        name_width = max([5, *(len(s.name) for s in self.states)])
-        if (width, name_width) != self._layout:
-            self._layout = (width, name_width)
-            self.clear(columns=True)
-            # Every column but the state has a fixed width; the state takes the rest, so a
-            # long reason ends in an ellipsis instead of a horizontal scroll.
-            fixed = 3 + name_width + (5 + 5 + 6 if wide else 0)
-            padding = 2 * (6 if wide else 3)
-            self.add_column(Text("pri", style="dim"), key="priority", width=3)
-            self.add_column(Text("task", style="dim"), key="task", width=name_width)
-            self.add_column(Text("queue", style="dim"), key="state",
-                            width=max(width - fixed - padding - 1, 8))
-            if wide:
-                self.add_column(Text("aside", style="dim", justify="right"), key="aside", width=5)
-                self.add_column(Text("done", style="dim", justify="right"), key="done", width=5)
-                self.add_column(Text("failed", style="dim", justify="right"), key="failed",
-                                width=6)
-        else:
-            self.clear()
+        name = max([5, *(len(s.name) for s in self.states)])
+        tail = 5 + 5 + 6 + 3 if wide else 0        # three more columns and their gaps
+        state_width = max(width - 3 - name - tail - 2, 8)
+        dim = "dim"
+        header: list[tuple[Text, int, Justify]] = [
+            (Text("pri", style=dim), 3, "right"), (Text("task", style=dim), name, "left"),
+            (Text("queue", style=dim), state_width, "left")]
+        if wide:
+            header += [(Text("aside", style=dim), 5, "right"), (Text("done", style=dim), 5,
+                                                                 "right"),
+                       (Text("failed", style=dim), 6, "right")]
+        lines = [row(header)]
         for state in self.states:
-            cells: list[Text] = [Text(str(state.priority), justify="right"),
-                                 Text(state.name, style="bold"), state_text(state, wide)]
+            cells: list[tuple[Text, int, Justify]] = [
+                (Text(str(state.priority)), 3, "right"),
+                (Text(state.name, style="bold"), name, "left"),
+                (state_text(state, wide), state_width, "left")]
             if wide:
-                done = self.counts.get(state.name, TaskCounts())
-                cells += [Text(f"{state.set_aside:,}" if state.set_aside else "",
-                               justify="right", style="yellow"),
-                          Text(f"{done.finished + done.skipped:,}", justify="right"),
-                          Text(f"{done.failed:,}" if done.failed else "", justify="right",
-                               style="red")]
-            self.add_row(*cells, key=state.name)
+                done, failed = self.counts.get(state.name, (0, 0))
+                cells += [(Text(f"{state.set_aside:,}" if state.set_aside else "",
+                                style="yellow"), 5, "right"),
+                          (Text(f"{done:,}"), 5, "right"),
+                          (Text(f"{failed:,}" if failed else "", style="red"), 6, "right")]
+            lines.append(row(cells))
+        return Text("\n").join(lines)

@@ -1,0 +1,106 @@
+"""Bindings are complete and documented; the live state keeps up with events."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from textual.binding import Binding
+
+from jobtracker.runner import load_setup
+from jobtracker.workers.events import Event, EventType
+from tests.tui.fixtures import make_workspace, screen_text, seed_review
+from tui.app import JobtrackerApp
+from tui.clock import FrozenClock
+from tui.live import LiveReporter
+from tui.screens.confirm import ConfirmQuit
+from tui.screens.dashboard import DashboardScreen
+from tui.screens.help import HelpScreen
+from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
+from tui.screens.review import ReviewScreen
+
+CLASSES = [JobtrackerApp, DashboardScreen, ReviewScreen, MatchesScreen, PostingScreen,
+           StatusPicker, ConfirmQuit, HelpScreen]
+
+
+@pytest.mark.parametrize("owner", CLASSES, ids=lambda c: c.__name__)
+def test_every_binding_has_an_id_a_description_and_a_tooltip(owner: type) -> None:
+    bindings = [b for b in owner.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+    assert bindings
+    for binding in bindings:
+        assert binding.id and binding.description and binding.tooltip, binding
+
+
+async def test_help_lists_every_key_of_the_screen_under_it(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path, None)
+    seed_review(ws)
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=(100, 40)) as pilot:
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        for row in ("r ", "Start / Pause / Resume", "s ", "Stop", "p ", "Review", "m ",
+                    "Matches", "f ", "Filter", "? ", "q ^q", "Quit"):
+            assert row in text
+        await pilot.press("escape", "p")
+        await pilot.pause(0.3)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        text = screen_text(app)
+        assert "Keys — Review" in text
+        for row in ("j ↓", "k ↑", "a ", "Accept", "x ", "Reject", "A ", "X ", "u ", "Undo",
+                    "e ", "Edit", "esc", "Back"):
+            assert row in text, row
+
+
+def event(type: EventType, job: str = "Acme — SRE", kind: str = "level", **data: object) -> Event:
+    return Event(type, job, kind, dict(data), datetime(2026, 11, 29, 10, 0, tzinfo=UTC))
+
+
+def test_live_state_follows_a_unit_from_start_to_end() -> None:
+    clock = FrozenClock()
+    live = LiveReporter(clock)
+    live.emit(event(EventType.JOB_STARTED))
+    (unit,) = live.units()
+    assert unit.phase == "waiting"
+    live.emit(event(EventType.JOB_PROGRESS, phase="asking"))
+    live.emit(event(EventType.CALL_RETRYING, attempt=1, attempts=3, reason="429", delay=2))
+    assert unit.phase == "retry 2/3 after 429"
+    live.emit(event(EventType.CALL_FINISHED, input_tokens=10, output_tokens=3))
+    live.emit(event(EventType.JOB_PROGRESS, phase="applying"))
+    assert (unit.phase, unit.tokens) == ("applying", "10/3")
+    live.emit(event(EventType.JOB_FINISHED, result="senior", elapsed=2.5))
+    assert live.units() == []
+    assert live.done("level").finished == 1
+    lines, dropped = live.take_lines()
+    assert [line.text for line in lines] == [
+        "10:00:00 retry level  Acme — SRE  429  in 2.0s",
+        "10:00:00 done  level  Acme — SRE  senior  0:00:02"]
+    assert dropped == 0
+
+
+def test_a_skip_never_ends_another_unit_with_the_same_label() -> None:
+    live = LiveReporter(FrozenClock())
+    live.emit(event(EventType.JOB_STARTED))
+    live.emit(event(EventType.JOB_SKIPPED))
+    live.emit(event(EventType.JOB_FAILED, error="done(): OperationalError: locked"))
+    assert len(live.units()) == 1
+    assert live.done("level").skipped == 1 and live.done("level").failed == 1
+
+
+def test_the_log_buffer_is_bounded_and_counts_what_it_dropped() -> None:
+    live = LiveReporter(FrozenClock(), buffer=10)
+    for _ in range(25):
+        live.emit(event(EventType.JOB_SKIPPED))
+    lines, dropped = live.take_lines()
+    assert len(lines) == 10 and dropped == 15
+    assert live.done("level").skipped == 25, "counts are never dropped"
+
+
+def test_control_characters_in_labels_never_reach_the_log() -> None:
+    live = LiveReporter(FrozenClock())
+    live.emit(event(EventType.JOB_SKIPPED, job="Acme\x1b[2J — [b]SRE[/b]\x07"))
+    (line,), _ = live.take_lines()
+    assert "\x1b" not in line.text and "\x07" not in line.text
+    assert "Acme — [b]SRE[/b]" in line.text
