@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker.config import Config, Profile
+from jobtracker.text import one_line
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -48,6 +49,16 @@ class Unit:
     @classmethod
     def from_json(cls, raw: dict[str, Any]) -> Unit:
         return cls(**raw)
+
+
+LABEL_CHARS = 80
+
+
+def posting_label(company: str | None, title: str) -> str:
+    """How a posting's unit is named for people (event lines, the in-flight pane):
+    `Company — Title`, one clean line, bounded. Terminals that need ASCII get it
+    from their reporter."""
+    return one_line(f"{company} — {title}" if company else title, LABEL_CHARS)
 
 
 @dataclass(frozen=True)

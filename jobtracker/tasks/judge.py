@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import matching, scoring
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit
+from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit, posting_label
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
@@ -32,7 +32,6 @@ VERDICTS = scoring.VERDICTS
 MAX_DESCRIPTION_CHARS = 6000   # ~1,500 tokens: enough for requirements, bounded for small models
 MAX_REASONS, MAX_REASON_CHARS = 3, 160
 MAX_REQUIREMENTS, MAX_REQUIREMENT_CHARS = 6, 80
-LABEL_CHARS = 70
 
 SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -76,12 +75,6 @@ _FILLER = frozenset({
     "a", "an", "and", "or", "of", "in", "on", "the", "to", "for", "with", "at", "by", "as",
     "is", "are", "be", "years", "year", "experience", "strong", "good", "knowledge", "skills",
     "ability", "plus"})
-
-
-def _label(company: str, title: str) -> str:
-    """For people, in event lines: ASCII separators, bounded length."""
-    text = one_line(f"{company} - {title}" if company else title)
-    return text if len(text) <= LABEL_CHARS else text[:LABEL_CHARS - 3] + "..."
 
 
 def _grounded(item: str, posting_words: set[str]) -> bool:
@@ -161,7 +154,7 @@ class JudgeTask(Task):
             units.append(Unit(
                 task=self.name,
                 unit_key=f"p{row['id']}:{prose_hash}:{row['dhash']}",
-                label=_label(row["company"], row["title"]),
+                label=posting_label(row["company"], row["title"]),
                 subject=row["id"],
                 data={
                     "posting_id": row["id"],

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import matching
 from jobtracker.config import LEVELS
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, Request, Task, Unit
+from jobtracker.tasks.base import Context, Request, Task, Unit, posting_label
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -84,7 +84,7 @@ class LevelTask(Task):
         rows = await conn.execute_fetchall(sql, params)
         return [
             Unit(task=self.name, unit_key=f"p{pid}:{dhash}", subject=pid,
-                 label=f"{company} — {title}" if company else title,
+                 label=posting_label(company, title),
                  data={"title": title, "company": company,
                        "description": description[:PROMPT_CHARS], "description_hash": dhash})
             for pid, company, title, description, dhash in rows
