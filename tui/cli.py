@@ -1,5 +1,8 @@
 """The `jobtracker-tui` entry point.
 
+`--demo` runs either mode over a demo workspace with the bundled demo model
+(jobtracker/demo/session.py says where and which model).
+
 `--run` is the headless loop for timers: the same runner as the dashboard, with
 the plain-line reporter. It never imports Textual (a test checks), so it starts
 fast and runs where no terminal is attached; only the interactive path imports
@@ -50,6 +53,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--deadline", type=parse_duration, metavar="DURATION",
                         help="with --run: start no unit after this long (e.g. 30m)")
     parser.add_argument("--verbose", action="store_true", help="with --run: more detail")
+    parser.add_argument("--demo", action="store_true",
+                        help="open the demo: a sample workspace (in --home DIR, else a new "
+                             "temporary folder) and, unless --llm-url or config.yaml names a "
+                             "server, the bundled demo model with canned answers")
     parser.add_argument("--no-mouse", action="store_true",
                         help="do not turn on mouse tracking (for flaky SSH sessions)")
     add_run_options(parser)
@@ -58,7 +65,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    ws = Workspace(resolve_home(args.home))
+    if args.demo:
+        return _demo(args)
+    return _dispatch(args, Workspace(resolve_home(args.home)))
+
+
+def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
     try:
         if args.run:
             from jobtracker import runner
@@ -89,6 +101,20 @@ def _interactive(args: argparse.Namespace, ws: Workspace) -> int:
     setup = runner.load_setup(ws, options)   # a ConfigError exits 2 in main()
     JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
     return 0
+
+
+def _demo(args: argparse.Namespace) -> int:
+    """`--demo`: the same run or app, over a demo workspace and (unless a server is
+    given or configured) the bundled demo model (jobtracker/demo/session.py)."""
+    from jobtracker.demo.session import demo_session
+
+    try:
+        with demo_session(args.home, args.llm_url, getattr(args, "gguf", None)) as session:
+            args.llm_url = session.llm_url
+            return _dispatch(args, session.ws)
+    except (ConfigError, StoreError) as exc:
+        print(f"jobtracker-tui: {exc}", file=sys.stderr)
+        return EXIT_USAGE
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
 """A real OpenAI-shaped model server on 127.0.0.1, for tests and benchmarks.
 
-It speaks just enough HTTP/1.1 (keep-alive, Content-Length bodies) to serve
-`GET /v1/models` and `POST /v1/chat/completions` the way Ollama, llama.cpp and
-vLLM do, from an asyncio loop in a background thread, so a test's own event
-loop and the server never block each other.
+It serves `GET /v1/models` and `POST /v1/chat/completions` the way Ollama,
+llama.cpp and vLLM do. The HTTP/1.1 plumbing (keep-alive, Content-Length bodies,
+an asyncio loop in a background thread, so a test's own event loop and the
+server never block each other) and the OpenAI shapes come from the package's
+`jobtracker.demo.model.OpenAIServer`, which the bundled demo model uses too;
+this module adds scripted answers, faults and a record of what was asked.
 
 Start it::
 
@@ -56,7 +58,6 @@ only the counters, for long benchmarks.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import threading
 from collections import deque
@@ -66,6 +67,10 @@ from http import HTTPStatus
 from typing import Any
 
 import pytest
+
+from jobtracker.demo.answers import instance_of, requested_schema
+from jobtracker.demo.httpserver import HTTPRequest, error_body, http_response
+from jobtracker.demo.model import OpenAIServer
 
 LLAMA_CPP_PYTHON_ERROR = "Input should be 'text' or 'json_object'"
 
@@ -129,76 +134,31 @@ class _Rule:
     times: int | None
 
 
-# --- the default answer: a valid instance of the requested schema -------------------
-
-_WORD = "example"
-
-
 def schema_answer(body: dict[str, Any]) -> Any:
     """A valid answer for the chat request's `response_format` schema ({} without one)."""
-    fmt = body.get("response_format") or {}
-    schema = (fmt.get("json_schema") or {}).get("schema") or fmt.get("schema") or {}
+    schema = requested_schema(body)
     return instance_of(schema, schema)
-
-
-def instance_of(schema: Any, root: dict[str, Any]) -> Any:
-    """The smallest plain instance of `schema`: first choices, minimum sizes."""
-    if not isinstance(schema, dict):
-        return None
-    if "$ref" in schema:
-        return instance_of(_resolve(schema["$ref"], root), root)
-    if "const" in schema:
-        return schema["const"]
-    if schema.get("enum"):
-        return schema["enum"][0]
-    for combinator in ("anyOf", "oneOf", "allOf"):
-        if schema.get(combinator):
-            return instance_of(schema[combinator][0], root)
-    kind = schema.get("type", "object" if "properties" in schema else "string")
-    if isinstance(kind, list):
-        kind = next((k for k in kind if k != "null"), "null")
-    if kind == "object":
-        return {name: instance_of(sub, root)
-                for name, sub in (schema.get("properties") or {}).items()}
-    if kind == "array":
-        count = max(schema.get("minItems", 0), min(1, schema.get("maxItems", 1)))
-        return [instance_of(schema.get("items", {}), root) for _ in range(count)]
-    if kind == "string":
-        text = _WORD * (1 + schema.get("minLength", 0) // len(_WORD))
-        return text[:max(schema.get("minLength", 0), min(len(_WORD), schema.get("maxLength", 99)))]
-    if kind in ("integer", "number"):
-        value = max(schema.get("minimum", 0), min(0, schema.get("maximum", 0)))
-        return int(value) if kind == "integer" else float(value)
-    if kind == "boolean":
-        return False
-    return None
-
-
-def _resolve(ref: str, root: dict[str, Any]) -> Any:
-    node: Any = root
-    for part in ref.removeprefix("#/").split("/"):
-        if part:
-            node = node[part]
-    return node
 
 
 # --- the server ---------------------------------------------------------------------
 
-class ModelServer:
+class ModelServer(OpenAIServer):
     """An OpenAI-compatible chat server on 127.0.0.1 (see the module docstring)."""
+
+    thread_name = "model-server"
+    owned_by = "tests"
 
     def __init__(self, models: tuple[str, ...] | list[str] = ("test-model",),
                  answer: Callable[[dict[str, Any]], Any] | None = None,
                  latency: float = 0.0, *, flat_only: bool = False, models_key: bool = False,
                  extra_fields: bool = False, record: bool = True) -> None:
-        self.models = list(models)
-        self.answer = answer or schema_answer
+        super().__init__(models)
+        self.answer = answer or schema_answer   # type: ignore[method-assign]
         self.latency = latency
         self.flat_only = flat_only
         self.models_key = models_key
         self.extra_fields = extra_fields
         self.record = record
-        self.port = 0
         self.chat_count = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -206,18 +166,8 @@ class ModelServer:
         self._requests: list[Recorded] = []
         self._faults: deque[Fault] = deque()
         self._rules: list[_Rule] = []
-        self._thread: threading.Thread | None = None
-        self._ready = threading.Event()
-        self._loop: asyncio.AbstractEventLoop | None = None
-        self._stopping: asyncio.Event | None = None
-        self._connections: set[asyncio.Task[None]] = set()
-        self._error: BaseException | None = None
 
     # --- control, from the test's thread ---
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}/v1"
 
     @property
     def requests(self) -> list[Recorded]:
@@ -248,118 +198,27 @@ class ModelServer:
             self.chat_count = self.peak_in_flight = 0
 
     def start(self) -> ModelServer:
-        self._thread = threading.Thread(target=self._run, name="model-server", daemon=True)
-        self._thread.start()
-        self._ready.wait(10)
-        if self._error is not None:
-            raise RuntimeError("model server failed to start") from self._error
+        super().start()
         return self
-
-    def stop(self) -> None:
-        if self._loop is not None and self._stopping is not None:
-            with contextlib.suppress(RuntimeError):   # the loop already ended
-                self._loop.call_soon_threadsafe(self._stopping.set)
-        if self._thread is not None:
-            self._thread.join(10)
-        self._thread = None
 
     def __enter__(self) -> ModelServer:
         return self.start()
 
-    def __exit__(self, *exc_info: object) -> None:
-        self.stop()
+    # --- answering, in the server's own thread ---
 
-    # --- the server's own thread and loop ---
-
-    def _run(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except BaseException as exc:  # surfaced by start(); a thread has nowhere else to say it
-            self._error = exc
-            self._ready.set()
-
-    async def _main(self) -> None:
-        self._loop = asyncio.get_running_loop()
-        self._stopping = asyncio.Event()
-        server = await asyncio.start_server(self._connection, "127.0.0.1", 0,
-                                            limit=4 * 1024 * 1024)
-        self.port = server.sockets[0].getsockname()[1]
-        self._ready.set()
-        async with server:
-            await self._stopping.wait()
-            server.close()
-            for task in list(self._connections):
-                task.cancel()
-            await asyncio.gather(*self._connections, return_exceptions=True)
-
-    async def _connection(self, reader: asyncio.StreamReader,
-                          writer: asyncio.StreamWriter) -> None:
-        task = asyncio.current_task()
-        assert task is not None
-        self._connections.add(task)
-        try:
-            while await self._exchange(reader, writer):
-                pass
-        except (ConnectionError, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
-            pass
-        except asyncio.CancelledError:
-            # stop() cancels open connections. Ending quietly matters: the stream
-            # protocol's done-callback would otherwise log the cancellation as an error.
-            pass
-        finally:
-            self._connections.discard(task)
-            writer.close()
-
-    async def _exchange(self, reader: asyncio.StreamReader,
-                        writer: asyncio.StreamWriter) -> bool:
-        """Read one request and answer it; False when the connection should close."""
-        try:
-            head = await reader.readuntil(b"\r\n\r\n")
-        except asyncio.IncompleteReadError:
-            return False   # the client closed an idle keep-alive connection
-        request_line, *lines = head.decode("latin-1").split("\r\n")
-        method, target, _version = request_line.split(" ", 2)
-        headers = {}
-        for line in lines:
-            name, sep, value = line.partition(":")
-            if sep:
-                headers[name.strip().lower()] = value.strip()
-        length = int(headers.get("content-length") or 0)
-        raw = await reader.readexactly(length) if length else b""
-        response = await self._respond(method, target.split("?", 1)[0], headers, raw)
-        if response is None:            # Fault.drop(): no answer at all
-            writer.transport.abort()
-            return False
-        writer.write(response)
-        await writer.drain()
-        return headers.get("connection", "").lower() != "close"
-
-    async def _respond(self, method: str, path: str, headers: dict[str, str],
-                       raw: bytes) -> bytes | None:
-        try:
-            body = json.loads(raw) if raw else None
-        except ValueError:
-            return _http(400, _error("request body is not JSON"))
+    def received(self, request: HTTPRequest, body: Any) -> None:
         if self.record:
             with self._lock:
-                self._requests.append(Recorded(method, path, headers, body))
-        if method == "GET" and path == "/v1/models":
-            return _http(200, json.dumps(self._models_listing()))
-        if method == "POST" and path == "/v1/chat/completions":
-            if not isinstance(body, dict):
-                return _http(400, _error("expected a JSON object"))
-            return await self._chat(body)
-        return _http(404, _error(f"no route for {method} {path}"))
+                self._requests.append(Recorded(request.method, request.path, request.headers,
+                                               body))
 
-    def _models_listing(self) -> dict[str, Any]:
-        listing: dict[str, Any] = {"object": "list", "data": [
-            {"id": m, "object": "model", "created": 0, "owned_by": "tests"}
-            for m in self.models]}
+    def models_listing(self) -> dict[str, Any]:
+        listing = super().models_listing()
         if self.models_key:
             listing["models"] = [{"name": m, "model": m, "type": "model"} for m in self.models]
         return listing
 
-    async def _chat(self, body: dict[str, Any]) -> bytes | None:
+    async def chat(self, body: dict[str, Any]) -> bytes | None:
         with self._lock:
             self.chat_count += 1
             self.in_flight += 1
@@ -375,12 +234,13 @@ class ModelServer:
         deadline = asyncio.get_running_loop().time() + self.latency
         model = body.get("model")
         if model not in self.models:
-            return _http(404, _error(f"model '{model}' not found", "not_found_error"))
+            return http_response(404, error_body(f"model '{model}' not found",
+                                                 "not_found_error"))
         fmt = body.get("response_format") or {}
         if self.flat_only and fmt.get("type") not in (None, "text", "json_object"):
             detail = [{"type": "literal_error", "loc": ["body", "response_format", "type"],
                        "msg": LLAMA_CPP_PYTHON_ERROR, "input": fmt.get("type")}]
-            return _http(500, _error(json.dumps(detail), "internal_server_error"))
+            return http_response(500, error_body(json.dumps(detail), "internal_server_error"))
         fault = self._next_fault(body)
         content = None
         if fault is None:
@@ -410,46 +270,25 @@ class ModelServer:
         if fault.kind == "drop":
             return None
         if fault.kind in ("status", "raw"):
-            return _http(fault.code, fault.body or "", fault.headers,
-                         "application/json" if fault.kind == "status" else "text/plain")
+            return http_response(fault.code, fault.body or "", fault.headers,
+                                 "application/json" if fault.kind == "status" else "text/plain")
         if fault.kind == "content":
             return self._completion(body, fault.body or "")
         text = json.dumps(schema_answer(body))
         return self._completion(body, text[: max(1, len(text) // 2)], finish_reason="length")
 
+    def completion_id(self) -> str:
+        return f"chatcmpl-{self.chat_count}"
+
     def _completion(self, body: dict[str, Any], content: Any,
                     finish_reason: str = "stop") -> bytes:
-        text = content if isinstance(content, str) else json.dumps(content)
-        prompt = sum(len(str(m.get("content", ""))) for m in body.get("messages") or ()
-                     if isinstance(m, dict))
-        usage: dict[str, Any] = {"prompt_tokens": max(1, prompt // 4),
-                                 "completion_tokens": max(1, len(text) // 4)}
-        usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-        answer: dict[str, Any] = {
-            "id": f"chatcmpl-{self.chat_count}", "object": "chat.completion", "created": 0,
-            "model": body.get("model"),
-            "choices": [{"index": 0, "finish_reason": finish_reason,
-                         "message": {"role": "assistant", "content": text}}],
-            "usage": usage,
-        }
+        answer = self.completion(body, content, finish_reason)
         if self.extra_fields:
+            usage = answer["usage"]
             usage["prompt_tokens_details"] = {"cached_tokens": 0}
             answer["timings"] = {"prompt_n": usage["prompt_tokens"], "predicted_ms": 1.5}
             answer["system_fingerprint"] = "b0000-test"
-        return _http(200, json.dumps(answer))
-
-
-def _error(message: str, kind: str = "invalid_request_error") -> str:
-    return json.dumps({"error": {"message": message, "type": kind}})
-
-
-def _http(status: int, body: str, headers: tuple[tuple[str, str], ...] = (),
-          content_type: str = "application/json") -> bytes:
-    data = body.encode()
-    extra = "".join(f"{name}: {value}\r\n" for name, value in headers)
-    head = (f"HTTP/1.1 {status} {HTTPStatus(status).phrase}\r\n"
-            f"Content-Type: {content_type}\r\nContent-Length: {len(data)}\r\n{extra}\r\n")
-    return head.encode("latin-1") + data
+        return http_response(200, json.dumps(answer))
 
 
 @pytest.fixture

@@ -1,0 +1,84 @@
+"""`jobtracker-tui --demo`: a demo workspace, and the demo model for the session.
+
+Where: `--home DIR` when given, else a new temporary folder. `JOBTRACKER_HOME` is
+deliberately not read, so a demo never lands in a real workspace by accident. The
+folder is kept after the session (its path is printed), so the tailored resumes
+and the database can be looked at afterwards.
+
+Which model: `--llm-url URL` when given (a new demo workspace then asks for the
+first model that server lists), else the server the workspace's config.yaml
+names (`llm.url` or `llm.gguf`), else the bundled demo model, started on
+127.0.0.1 for the length of the session and stopped after it.
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+import httpx
+
+from jobtracker.config import normalize_llm_url
+from jobtracker.demo import install_demo
+from jobtracker.workspace import Workspace, resolve_home
+
+PROBE_SECONDS = 5.0
+
+
+@dataclass(frozen=True)
+class DemoSession:
+    ws: Workspace
+    llm_url: str | None      # the URL this session's run must use; None: config.yaml's own
+    demo_model: bool         # True when the bundled demo model answers
+
+
+def first_model(url: str) -> str | None:
+    """The first model `GET {url}/models` lists, or None when that does not work."""
+    try:
+        response = httpx.get(f"{normalize_llm_url(url)}/models", timeout=PROBE_SECONDS)
+        listed = response.json().get("data") or []
+        return str(listed[0]["id"]) if response.status_code == 200 and listed else None
+    except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError, IndexError):
+        return None
+
+
+def demo_home(home: str | None) -> Path:
+    """`--home DIR`, else a new temporary folder (kept afterwards)."""
+    if home:
+        return resolve_home(home)
+    return Path(tempfile.mkdtemp(prefix="jobtracker-demo-"))
+
+
+@contextmanager
+def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None = None,
+                 out: TextIO = sys.stderr) -> Iterator[DemoSession]:
+    """Install the demo (never overwriting) and, unless a model server is given or
+    configured, run the bundled demo model until the block ends.
+
+    Raises ConfigError when an existing workspace's config.yaml is broken.
+    """
+    ws = Workspace(demo_home(home))
+    model = first_model(llm_url) if llm_url else None
+    created = install_demo(ws, model=model)
+    state = "created" if created else "already there, nothing overwritten"
+    print(f"jobtracker demo: workspace {ws.home} ({state})", file=out, flush=True)
+    config = ws.config()
+    if llm_url or gguf or config.llm.url or config.llm.gguf:
+        yield DemoSession(ws, llm_url, demo_model=False)
+        return
+    from jobtracker.demo.model import DemoModelServer, demo_resume
+
+    wanted = [name for name in (config.llm.model, *config.llm.models.values()) if name]
+    with DemoModelServer(demo_resume(ws.home), wanted) as server:
+        print(f"jobtracker demo: the DEMO MODEL answers at {server.url} — canned answers, "
+              "not a real model (--llm-url URL uses your own server)", file=out, flush=True)
+        yield DemoSession(ws, server.url, demo_model=True)
+    print(f"jobtracker demo: the workspace stays at {ws.home}", file=out, flush=True)
+
+
+__all__ = ["DemoSession", "demo_home", "demo_session", "first_model"]

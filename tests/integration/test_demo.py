@@ -1,0 +1,189 @@
+"""The demo: `jobtracker init --demo`, the shipped data set, and `jobtracker-tui --demo`."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from jobtracker import store
+from jobtracker.cli import main as cli_main
+from jobtracker.demo import DEMO_FILES, MAILDIR
+from jobtracker.tasks import REGISTRY
+from jobtracker.workspace import Workspace
+from tests.servers.model import ModelServer
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def init_demo(home: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    assert cli_main(["--home", str(home), "init", "--demo"]) == 0
+    return capsys.readouterr().out
+
+
+def rows(db: Path, sql: str, *params: object) -> list[tuple]:
+    with sqlite3.connect(db) as conn:
+        return conn.execute(sql, params).fetchall()
+
+
+def run_tui(*args: str, latency: str = "0.02") -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "JOBTRACKER_DEMO_LATENCY": latency, "PYTHONPATH": str(ROOT)}
+    env.pop("JOBTRACKER_HOME", None)
+    return subprocess.run([sys.executable, "-m", "tui", *args], capture_output=True,
+                          text=True, env=env, cwd=ROOT, timeout=120)
+
+
+def proposals_json(home: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]:
+    capsys.readouterr()
+    assert cli_main(["--home", str(home), "proposals", "list", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+# --- init --demo --------------------------------------------------------------------
+
+def test_init_demo_creates_every_file_and_a_private_maildir(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    out = init_demo(home, capsys)
+    for name in (*DEMO_FILES, "answers.yaml", "jobtracker.db"):
+        assert (home / name).is_file(), name
+        assert f"created {home / name}" in out
+    ws = Workspace(home)
+    config = ws.config()
+    # The demo reads its own copy of the replies, never the user's mail.
+    assert config.maildir == home / MAILDIR
+    assert config.llm.url is None and config.llm.model == "jobtracker-demo"
+    assert len(list((home / MAILDIR / "new").iterdir())) == 5
+    assert ws.plugins()["coverletter"] is True
+    assert "Sam Rivera" in (home / "resume.md").read_text()
+
+
+def test_init_demo_never_overwrites_and_loads_postings_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    init_demo(home, capsys)
+    (home / "resume.md").write_text("my own resume\n")
+    (home / MAILDIR / "new" / "demo-01-acknowledgement").write_text("edited\n")
+    before = rows(home / "jobtracker.db", "SELECT COUNT(*) FROM postings")[0][0]
+    out = init_demo(home, capsys)
+    assert "nothing changed" in out and "created" not in out
+    assert (home / "resume.md").read_text() == "my own resume\n"
+    assert (home / MAILDIR / "new" / "demo-01-acknowledgement").read_text() == "edited\n"
+    assert rows(home / "jobtracker.db", "SELECT COUNT(*) FROM postings")[0][0] == before
+
+
+def test_init_demo_on_a_workspace_with_postings_adds_files_but_no_sample_postings(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "real"
+    home.mkdir()
+    (home / "profile.yaml").write_text("prose: mine\n")
+
+    async def one_posting() -> None:
+        async with store.connect(home / "jobtracker.db") as conn, store.write(conn):
+            await conn.execute("INSERT INTO boards (source, token, company) "
+                               "VALUES ('greenhouse', 'acme', 'Acme')")
+            await conn.execute(
+                "INSERT INTO postings (board_id, external_id, title, first_seen, last_seen) "
+                "VALUES (1, '1', 'Engineer', '2025-01-01', '2025-01-01')")
+
+    asyncio.run(one_posting())
+    out = init_demo(home, capsys)
+    assert (home / "profile.yaml").read_text() == "prose: mine\n"
+    assert f"created {home / 'resume.md'}" in out
+    assert f"created {home / 'jobtracker.db'}" not in out
+    assert rows(home / "jobtracker.db", "SELECT title FROM postings") == [("Engineer",)]
+
+
+def test_the_demo_data_loads_every_ats_shape_and_the_feed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    init_demo(home, capsys)
+    db = home / "jobtracker.db"
+    by_source = dict(rows(db, "SELECT b.source, COUNT(*) FROM postings p "
+                              "JOIN boards b ON b.id = p.board_id GROUP BY b.source"))
+    assert by_source["greenhouse"] == 14
+    assert by_source["lever"] == 7
+    assert by_source["ashby"] == 7
+    assert by_source["feed"] == 4       # feed items that link to no ATS page
+    assert sum(by_source.values()) == 32
+    # Every board loaded, none failed; the feed's item for a Northwind job is that
+    # job's ATS posting (one row, with the ATS prose), not a second posting.
+    assert rows(db, "SELECT COUNT(*) FROM boards WHERE last_error IS NOT NULL")[0][0] == 0
+    assert rows(db, "SELECT b.source, p.description_source FROM postings p "
+                    "JOIN boards b ON b.id = p.board_id WHERE p.url = "
+                    "'https://boards.greenhouse.io/northwind/jobs/4012001'") == [
+        ("greenhouse", "ats")]
+    assert rows(db, "SELECT salary_min, salary_currency FROM postings "
+                    "WHERE title = 'Senior Backend Engineer (Energy Markets)'") == [
+        (90000.0, "EUR")]
+
+
+# --- jobtracker-tui --demo ------------------------------------------------------------
+
+def test_demo_run_headless_drains_the_queue_with_the_demo_model(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    result = run_tui("--demo", "--run", "--home", str(home))
+    assert result.returncode == 0, result.stderr
+    assert "DEMO MODEL" in result.stderr and f"workspace stays at {home}" in result.stderr
+    summary = result.stdout.strip().splitlines()[-1]
+    assert " 0 failed" in summary and " 0 finished" not in summary, summary
+
+    proposals = proposals_json(home, capsys)
+    status = {p["summary"].split(":")[0]: p for p in proposals if p["kind"] == "status"}
+    # The interview invitation, the rejection, the take-home and the acknowledgement
+    # each propose a status; the newsletter proposes nothing.
+    assert set(status) == {"Northwind Robotics", "Kestrel Analytics", "Lumen Grid",
+                           "Brightline Health"}
+    assert "→ interviewing" in status["Northwind Robotics"]["summary"]
+    assert "→ rejected" in status["Kestrel Analytics"]["summary"]
+    assert all(p["state"] == "pending" and p["task"] == "inbox" for p in status.values())
+    assert status["Northwind Robotics"]["posting"] is not None
+
+    # Nothing is left to do: a second run finds an empty queue.
+    again = run_tui("--demo", "--run", "--home", str(home))
+    assert again.returncode == 0 and "nothing to do" in again.stdout
+
+
+@pytest.mark.skipif("tailor" not in REGISTRY, reason="the tailor task is not registered")
+def test_demo_run_proposes_resume_edits_that_write_a_tailored_resume(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    assert run_tui("--demo", "--run", "--home", str(home)).returncode == 0
+    edits = [p for p in proposals_json(home, capsys) if p["kind"] == "resume_edit"]
+    assert len(edits) >= 8 and all(p["task"] == "tailor" for p in edits)
+    resume = (home / "resume.md").read_bytes()
+    first = edits[0]
+    assert cli_main(["--home", str(home), "proposals", "accept", str(first["id"])]) == 0
+    written = list((home / "tailored").glob(f"{first['posting']}-*.md"))
+    assert len(written) == 1
+    assert written[0].read_bytes() != resume
+    assert (home / "resume.md").read_bytes() == resume
+
+
+def test_demo_with_llm_url_uses_that_server_and_its_first_model(
+        tmp_path: Path) -> None:
+    home = tmp_path / "demo"
+    with ModelServer(models=("served-model",)) as server:
+        result = run_tui("--demo", "--run", "--home", str(home), "--budget", "3",
+                         "--llm-url", server.url)
+        asked = server.chat_requests
+    assert result.returncode in (0, 1), result.stderr
+    assert "DEMO MODEL" not in result.stderr
+    assert len(asked) == 3 and {r.json["model"] for r in asked} == {"served-model"}
+    assert Workspace(home).config().llm.model == "served-model"
+
+
+def test_demo_with_a_broken_config_exits_2_naming_the_file(tmp_path: Path) -> None:
+    home = tmp_path / "demo"
+    home.mkdir()
+    (home / "config.yaml").write_text("llm:\n  timout: 3\n")
+    result = run_tui("--demo", "--run", "--home", str(home))
+    assert result.returncode == 2
+    assert "config.yaml:2" in result.stderr and "timout" in result.stderr

@@ -1,0 +1,134 @@
+"""The bundled demo model: OpenAI-shaped, schema-valid, and grounded in the question."""
+
+from __future__ import annotations
+
+import email
+import json
+from importlib import resources
+from typing import Any
+
+import httpx
+import jsonschema
+import pytest
+
+from jobtracker.demo import DEMO_MODEL, data_text
+from jobtracker.demo.answers import (
+    fit,
+    inbox_answer,
+    judge_answer,
+    level_answer,
+)
+from jobtracker.demo.model import DemoModelServer, demo_resume, keywords_from
+from jobtracker.tasks import inbox, judge, level
+from jobtracker.tasks.base import Unit
+
+
+def chat(server: DemoModelServer, task: str, schema: dict[str, Any], text: str,
+         model: str = DEMO_MODEL) -> httpx.Response:
+    return httpx.post(f"{server.url}/chat/completions", timeout=10, json={
+        "model": model, "temperature": 0, "max_tokens": 512,
+        "messages": [{"role": "system", "content": "sys"}, {"role": "user", "content": text}],
+        "response_format": {"type": "json_schema",
+                            "json_schema": {"name": task, "schema": schema, "strict": True}}})
+
+
+@pytest.fixture
+def server() -> Any:
+    with DemoModelServer(latency=0) as running:
+        yield running
+
+
+def test_it_lists_itself_and_the_names_it_was_given() -> None:
+    with DemoModelServer(models=["qwen3:8b", DEMO_MODEL], latency=0) as server:
+        listing = httpx.get(f"{server.url}/models", timeout=10).json()
+    assert [m["id"] for m in listing["data"]] == [DEMO_MODEL, "qwen3:8b"]
+    assert {m["owned_by"] for m in listing["data"]} == {"jobtracker-demo"}
+
+
+def test_an_unknown_model_gets_404_like_a_real_server(server: DemoModelServer) -> None:
+    response = chat(server, "level", level.SCHEMA, "Title: x", model="gpt-9")
+    assert response.status_code == 404 and "gpt-9" in response.json()["error"]["message"]
+
+
+def test_a_level_answer_is_schema_valid_and_reads_the_years_asked(
+        server: DemoModelServer) -> None:
+    response = chat(server, "level", level.SCHEMA,
+                    "Title: Data Engineer\nCompany: X\n\nYou bring 8+ years of experience.")
+    body = response.json()
+    answer = json.loads(body["choices"][0]["message"]["content"])
+    jsonschema.validate(answer, level.SCHEMA)
+    assert answer["level"] == "staff"
+    assert body["usage"]["completion_tokens"] > 0 and body["model"] == DEMO_MODEL
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("Senior Engineer\n\nLead things.", "senior"),
+    ("Engineer\n\nYou bring 5+ years of Python.", "senior"),
+    ("Engineer\n\nAbout 3 years of experience.", "mid"),
+    # A level word in the prose is not read as the role's level.
+    ("Product Designer\n\nDesign tools clinic staff use.", "unclear"),
+])
+def test_level_comes_from_the_title_then_the_years(text: str, expected: str) -> None:
+    assert level_answer(text)["level"] == expected
+
+
+def test_the_judge_verdict_follows_shared_skills_and_quotes_the_posting() -> None:
+    question = ("What I am looking for:\nPython, PostgreSQL, Kafka and Kubernetes.\n\n"
+                "<posting>\nTitle: X\nDescription:\nWe use Python, PostgreSQL, Kafka, "
+                "Kubernetes and Terraform.\n</posting>")
+    answer = judge_answer(question)
+    assert answer["verdict"] == "strong"
+    assert answer["meets"] == ["Python", "PostgreSQL", "Kafka", "Kubernetes"]
+    assert answer["misses"] == ["Terraform"]
+    assert judge_answer(question.replace("Python, PostgreSQL, Kafka and Kubernetes",
+                                         "Swift"))["verdict"] == "poor"
+
+
+@pytest.mark.parametrize(("name", "state"), [
+    ("01-acknowledgement.eml", "acknowledgement"),
+    ("02-interview.eml", "interview_request"),
+    ("03-rejection.eml", "rejection"),
+    ("04-assessment.eml", "assessment"),
+    ("05-newsletter.eml", "not_application"),
+])
+def test_each_demo_reply_gets_its_state_with_evidence_the_inbox_task_accepts(
+        name: str, state: str) -> None:
+    raw = resources.files("jobtracker.demo").joinpath("data", "mail", name).read_bytes()
+    message = email.message_from_bytes(raw)
+    body = message.get_payload()
+    unit = Unit("inbox", f"m:{name}", name, name, {
+        "key": name, "sender": message["From"], "subject": message["Subject"],
+        "date": message["Date"], "body": body, "company": None, "posting_id": None,
+        "title": ""})
+    task = inbox.InboxTask()     # request() and parse() read nothing from the context
+    request = task.request(unit, None)  # type: ignore[arg-type]
+    answer = fit(inbox_answer(request.messages[-1]["content"]), inbox.SCHEMA, inbox.SCHEMA)
+    jsonschema.validate(answer, inbox.SCHEMA)
+    assert answer["state"] == state
+    parsed = task.parse(unit, answer, None)  # type: ignore[arg-type]
+    assert parsed["state"] == state
+
+
+def test_fit_bounds_strings_lists_and_enums_to_the_schema() -> None:
+    shaped = fit({"verdict": "excellent", "reasons": ["x" * 500] * 9, "meets": None},
+                 judge.SCHEMA, judge.SCHEMA)
+    jsonschema.validate(shaped, judge.SCHEMA)
+    assert shaped["verdict"] == judge.VERDICTS[0]
+    assert len(shaped["reasons"]) == judge.MAX_REASONS
+    assert len(shaped["reasons"][0]) == judge.MAX_REASON_CHARS
+
+
+def test_tailor_edits_quote_a_resume_line_and_add_only_keywords() -> None:
+    resume = demo_resume()
+    question = ("<resume>\n" + resume.text + "\n</resume>\n\n<posting>\nTitle: X\n"
+                "Description:\nKafka event pipelines; distributed systems; Airflow; Swift.\n"
+                "</posting>")
+    edits = resume.tailor_answer(question)["edits"]
+    assert edits, "the posting asks for keywords the resume lacks"
+    keywords = keywords_from(data_text("keywords.yaml"))
+    for edit in edits:
+        assert edit["original"] in resume.text
+        added = edit["replacement"].removeprefix(edit["original"].rstrip("."))
+        assert "Swift" not in added
+        assert any(k in added for k in keywords)
+    assert edits[0]["original"].startswith("Designed an event pipeline on Kafka")
