@@ -22,7 +22,11 @@ def add_home(parser: argparse.ArgumentParser, top: bool) -> None:
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--llm-url", metavar="URL", help="model server base URL for this run")
+    model = parser.add_mutually_exclusive_group()
+    model.add_argument("--llm-url", metavar="URL", help="model server base URL for this run "
+                       "(instead of config.yaml's llm.url or llm.gguf)")
+    model.add_argument("--gguf", metavar="PATH", help="serve this GGUF model file with an "
+                       "embedded llama.cpp server for this run (needs the [local] extra)")
     parser.add_argument("--concurrency", type=int, metavar="N",
                         help="units in flight at once, all tasks together")
 

@@ -38,8 +38,8 @@ def options_from(args: argparse.Namespace, task: str | None = None,
                  continuous: bool = False, deadline: float | None = None) -> runner.RunOptions:
     return runner.RunOptions(
         task=task or getattr(args, "task", None), budget=args.budget,
-        concurrency=args.concurrency, llm_url=args.llm_url, continuous=continuous,
-        deadline=deadline)
+        concurrency=args.concurrency, llm_url=args.llm_url, gguf=args.gguf,
+        continuous=continuous, deadline=deadline)
 
 
 class RunLineReporter(PlainLineReporter):

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import importlib
+import os
 import time
 from collections.abc import AsyncIterator
 from dataclasses import replace
@@ -41,6 +41,11 @@ SLOT_CONTEXT = 4096
 # Loading a multi-gigabyte model from a cold disk can take a while.
 READY_TIMEOUT = 300.0
 _POLL = 0.1
+# llama.cpp's OpenMP threads spin while they wait for work. On a machine doing anything
+# else (this process's own event loop, a TUI, a test suite) spinning threads starve each
+# other: measured 20x slower per token on 2 busy cores. Passive waiting gives cores back.
+# libgomp reads this once, when it is loaded, so it is set before the first import.
+_OPENMP_ENV = {"OMP_WAIT_POLICY": "PASSIVE"}
 # llama.cpp's log verbosity: 1 keeps errors (a file that will not load says why) and
 # drops the per-request chatter that would drown a headless run's own lines.
 _LOG_ERRORS_ONLY = 1
@@ -64,10 +69,20 @@ def unavailable_reason(gguf: Path) -> str | None:
     if magic != GGUF_MAGIC:
         return f"{gguf} is not a GGUF model file"
     try:
-        importlib.import_module("xllamacpp")
+        load_xllamacpp()
     except ImportError:
         return f"llm.gguf needs the embedded llama.cpp server: {EXTRA_HINT}"
     return None
+
+
+def load_xllamacpp() -> Any:
+    """Import the optional extra (ImportError without it), with OpenMP set to wait passively
+    unless the user chose otherwise."""
+    for name, value in _OPENMP_ENV.items():
+        os.environ.setdefault(name, value)
+    import xllamacpp
+
+    return xllamacpp
 
 
 def model_alias(gguf: Path) -> str:
@@ -94,8 +109,7 @@ class EmbeddedServer:
 
 def _params(gguf: Path, alias: str, n_parallel: int, slot_context: int,
             threads: int | None) -> Any:
-    import xllamacpp
-
+    xllamacpp = load_xllamacpp()
     params = xllamacpp.CommonParams()
     params.model.path = str(gguf)
     params.model_alias = {alias}
@@ -112,9 +126,7 @@ def _params(gguf: Path, alias: str, n_parallel: int, slot_context: int,
 
 
 def _construct(params: Any, alias: str) -> EmbeddedServer:
-    import xllamacpp
-
-    server = xllamacpp.Server(params)    # blocks until the model is loaded and listening
+    server = load_xllamacpp().Server(params)    # blocks until the model is loaded and listening
     return EmbeddedServer(server, server.listening_address, alias)
 
 

@@ -78,7 +78,8 @@ def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
 
             options = runner.RunOptions(
                 task=args.task, budget=args.budget, concurrency=args.concurrency,
-                llm_url=args.llm_url, continuous=True, deadline=args.deadline)
+                llm_url=args.llm_url, gguf=args.gguf, continuous=True,
+                deadline=args.deadline)
             return run_work(ws, options, dry_run=False, verbose=args.verbose)
         return _interactive(args, ws)
     except (ConfigError, StoreError) as exc:
@@ -97,7 +98,7 @@ def _interactive(args: argparse.Namespace, ws: Workspace) -> int:
 
     options = runner.RunOptions(
         task=args.task, budget=args.budget, concurrency=args.concurrency,
-        llm_url=args.llm_url, continuous=True, deadline=args.deadline)
+        llm_url=args.llm_url, gguf=args.gguf, continuous=True, deadline=args.deadline)
     setup = runner.load_setup(ws, options)   # a ConfigError exits 2 in main()
     JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
     return 0
