@@ -29,7 +29,9 @@ def ordered(enabled: dict[str, bool] | None = None) -> list[Task]:
 __all__ = ["REGISTRY", "Context", "NoAnswer", "Request", "Task", "Unit", "ordered", "register"]
 
 from jobtracker.tasks import (  # noqa: E402
+    coverletter,  # noqa: F401
     inbox,  # noqa: F401
     judge,  # noqa: F401
     level,  # noqa: F401
+    tailor,  # noqa: F401
 )
