@@ -46,6 +46,7 @@ def emit(app: JobtrackerApp, kind: str, label: str, type: EventType, seconds: fl
 
 async def live_run(pilot: Any) -> None:
     """A run in progress, told through events: three in flight, a retry, a failure."""
+    await settle(pilot)             # the queue's first survey lands before the run's events
     app: JobtrackerApp = pilot.app
     clock = app.clock
     assert isinstance(clock, FrozenClock)

@@ -8,6 +8,7 @@ from the database when a stage ends and when a run starts or stops.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -64,7 +65,7 @@ class DashboardScreen(Screen[None]):
         self._waiting = 0
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
         self._baseline: dict[str, tuple[int, int]] = {}
-        self._notice = ""
+        self._states: list[TaskState] = []
 
     def compose(self):
         yield HeaderLine(id="header")
@@ -114,11 +115,23 @@ class DashboardScreen(Screen[None]):
 
     def _show_states(self, states: list[TaskState]) -> None:
         live = self.app.live
+        self._states = states
         # Unavailable tasks get no bar: nothing of theirs can be done in this run.
         self._baseline = {s.name: (live.done(s.name).done, s.pending) for s in states
                           if s.available}
-        self.query_one(QueueTable).show(states, live.counts)
+        self._show_queue()
         self._show_progress()
+
+    def _show_queue(self) -> None:
+        """The last survey, less what the run has done since: the queue counts down
+        between surveys instead of standing still until a stage ends."""
+        live = self.app.live
+        states = []
+        for state in self._states:
+            done_then, _ = self._baseline.get(state.name, (0, 0))
+            since = live.done(state.name).done - done_then
+            states.append(replace(state, pending=max(state.pending - since, 0)))
+        self.query_one(QueueTable).show(states, live.counts)
 
     # --- the run -----------------------------------------------------------------------
 
@@ -151,7 +164,7 @@ class DashboardScreen(Screen[None]):
                 self.query_one(EventLog).add(lines, dropped)
             self.query_one(InFlightTable).show(units, app.clock.monotonic())
             self._title_in_flight(len(units))
-            self.query_one(QueueTable).show(counts=live.counts)
+            self._show_queue()
             self._show_progress()
         if live.stages != self._seen_stages:
             self._seen_stages = live.stages
