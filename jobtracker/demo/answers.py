@@ -259,6 +259,14 @@ def inbox_answer(text: str) -> dict[str, Any]:
     return {"evidence": lines[0], "state": "other", "summary": "About an application."}
 
 
+def _lower_first(text: str) -> str:
+    return text[:1].lower() + text[1:]
+
+
+def _article(text: str) -> str:
+    return "an" if text[:1].lower() in "aeiou" else "a"
+
+
 def posting_part(text: str, resume_lines: Sequence[str]) -> str:
     """The posting in a prompt: between <posting> tags, else every line that is not
     one of the resume's own (the prompt shows the resume too)."""
@@ -294,17 +302,23 @@ class Resume:
             edits.append({
                 "original": bullet,
                 "replacement": f"{stem} ({', '.join(adds)}){period}",
-                "reason": f"The posting asks for {_joined(adds)}, which keywords.yaml lists "
-                          "and this line does not show",
+                "reason": f"Adds {_joined(adds)}: the posting asks for it, keywords.yaml "
+                          "lists it, and this line does not show it",
             })
             if len(edits) == limit:
                 break
         return {"edits": edits}
 
     def coverletter_answer(self, text: str) -> dict[str, Any]:
+        """Two first-person paragraphs: the resume's summary line, then the three
+        bullets closest to the posting, in the resume's own words."""
         asked = set(tokens(posting_part(text, self.bullets)))
         best = sorted(self.bullets, key=lambda b: -len(set(tokens(b)) & asked))[:3]
-        paragraphs = [*self.paragraphs[:1], " ".join(f"{b.rstrip('.')}." for b in best)]
+        deeds = [_lower_first(b.rstrip(".")) for b in best]
+        paragraphs = [f"I am {_article(summary)} {_lower_first(summary)}"
+                      for summary in self.paragraphs[:1]]
+        if deeds:
+            paragraphs.append(f"In my recent roles I {_joined(deeds)}.")
         return {"paragraphs": paragraphs, "body": "\n\n".join(paragraphs),
                 "letter": "\n\n".join(paragraphs), "text": "\n\n".join(paragraphs)}
 

@@ -15,7 +15,6 @@ import pytest
 from jobtracker import store
 from jobtracker.cli import main as cli_main
 from jobtracker.demo import DEMO_FILES, MAILDIR
-from jobtracker.tasks import REGISTRY
 from jobtracker.workspace import Workspace
 from tests.servers.model import ModelServer
 
@@ -151,20 +150,30 @@ def test_demo_run_headless_drains_the_queue_with_the_demo_model(
     assert again.returncode == 0 and "nothing to do" in again.stdout
 
 
-@pytest.mark.skipif("tailor" not in REGISTRY, reason="the tailor task is not registered")
-def test_demo_run_proposes_resume_edits_that_write_a_tailored_resume(
+def test_demo_proposals_can_be_accepted_into_a_tailored_resume_and_a_status(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "demo"
     assert run_tui("--demo", "--run", "--home", str(home)).returncode == 0
-    edits = [p for p in proposals_json(home, capsys) if p["kind"] == "resume_edit"]
-    assert len(edits) >= 8 and all(p["task"] == "tailor" for p in edits)
+    proposals = proposals_json(home, capsys)
+    edits = [p for p in proposals if p["kind"] == "resume_edit"]
+    letters = [p for p in proposals if p["kind"] == "letter"]
+    # Every best match gets at least one grounded edit, and (coverletter is on in the
+    # demo) a letter draft.
+    assert len(edits) >= 8 and {p["task"] for p in edits} == {"tailor"}
+    assert len(letters) >= 8 and {p["task"] for p in letters} == {"coverletter"}
     resume = (home / "resume.md").read_bytes()
-    first = edits[0]
-    assert cli_main(["--home", str(home), "proposals", "accept", str(first["id"])]) == 0
-    written = list((home / "tailored").glob(f"{first['posting']}-*.md"))
+    edit = edits[0]
+    invite = next(p for p in proposals if "→ interviewing" in p["summary"])
+    assert cli_main(["--home", str(home), "proposals", "accept", str(edit["id"]),
+                     str(invite["id"])]) == 0
+    written = list((home / "tailored").glob(f"{edit['posting']}-*.md"))
     assert len(written) == 1
-    assert written[0].read_bytes() != resume
+    assert edit["payload"]["replacement"].encode() in written[0].read_bytes()
     assert (home / "resume.md").read_bytes() == resume
+    capsys.readouterr()
+    assert cli_main(["--home", str(home), "matches", "--json"]) == 0
+    statuses = {m["id"]: m["status"] for m in json.loads(capsys.readouterr().out)}
+    assert statuses[invite["posting"]] == "interviewing"
 
 
 def test_demo_with_llm_url_uses_that_server_and_its_first_model(
