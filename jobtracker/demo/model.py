@@ -35,7 +35,7 @@ from jobtracker.demo.httpserver import HTTPRequest, LoopbackServer, error_body, 
 
 # Seconds per answer, by task: enough that a person watching the dashboard sees
 # units in flight and the queue drain, short enough that the whole demo takes seconds.
-DEMO_LATENCY = {"level": 0.2, "judge": 0.4, "inbox": 0.3, "tailor": 0.7, "coverletter": 0.7}
+DEMO_LATENCY = {"level": 0.1, "judge": 0.2, "inbox": 0.15, "tailor": 0.4, "coverletter": 0.4}
 # Multiplies DEMO_LATENCY (0 answers at once; tests set it low).
 LATENCY_ENV = "JOBTRACKER_DEMO_LATENCY"
 
