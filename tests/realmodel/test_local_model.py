@@ -115,3 +115,12 @@ def test_the_headless_tui_takes_gguf_too(tmp_path: Path,
     capsys.readouterr()
     assert tui_main(["--run", "--home", str(ws.home), "--gguf", str(missing)]) == 0
     assert f"model file {missing} not found" in capsys.readouterr().out
+
+
+def test_local_without_demo_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main as tui_main
+
+    with pytest.raises(SystemExit) as exited:
+        tui_main(["--local", "--run"])
+    assert exited.value.code == 2
+    assert "--local goes with --demo" in capsys.readouterr().err

@@ -136,11 +136,15 @@ async def test_an_answer_fits_the_schema_and_usage_comes_from_the_server(
     assert answer.input_tokens > 20 and 0 < answer.output_tokens <= 512
 
 
-async def test_the_flat_json_object_form_works_on_llama_cpp_too(model_file: Path) -> None:
+async def test_llama_cpp_enforces_the_schema_in_the_flat_form_too(model_file: Path) -> None:
+    """A word no model would say unprompted: only the grammar can put it there."""
+    schema = {"type": "object", "additionalProperties": False, "required": ["word"],
+              "properties": {"word": {"type": "string", "enum": ["zebracorn"]}}}
+    messages = [{"role": "user", "content": "Say hello."}]
     async with local_server(model_file, n_parallel=1) as url, client(url) as llm:
         llm.flat_response_format = True      # what a llama-cpp-python server makes us use
-        answer = await llm.ask("level", LEVEL_MESSAGES, LEVEL_SCHEMA, unit_key="p1:x")
-    assert answer.data["level"] in (*LEVELS, "unclear")
+        answer = await llm.ask("level", messages, schema, unit_key="flat")
+    assert answer.data == {"word": "zebracorn"}
 
 
 async def test_a_rambling_model_is_cut_off_by_max_tokens(model_file: Path) -> None:
@@ -250,3 +254,27 @@ def test_ctrl_c_during_a_run_stops_promptly(model_file: Path, tmp_path: Path) ->
     assert process.returncode == 130, err
     assert "interrupted" in err
     assert time.monotonic() - stopped < 30
+
+
+# --- the demo over the tiny model ------------------------------------------------------
+
+def test_demo_local_works_the_demo_queue_with_the_tiny_model(
+        model_file: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import main as tui_main
+
+    # The demo's own cache, pre-filled from the tier's: no second download.
+    cache = tmp_path / "cache"
+    (cache / "jobtracker" / "models").mkdir(parents=True)
+    (cache / "jobtracker" / "models" / model_file.name).symlink_to(model_file)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    home = tmp_path / "demo"
+    code = tui_main(["--demo", "--local", "--run", "--home", str(home), "--budget", "2",
+                     "--deadline", "60s"])
+    captured = capsys.readouterr()
+    assert "a 135M model run here for demonstration only" in captured.err
+    assert "DEMO MODEL" not in captured.err, "the canned model is not started"
+    [run_dir] = list((home / "runs").iterdir())
+    calls = [e for e in events_of(run_dir) if e["type"] == "call_finished"]
+    assert calls and {c["data"]["model"] for c in calls} == {model_alias(model_file)}
+    assert code in (0, 1), "a run that ended: answered, or every unit recorded as failed"
