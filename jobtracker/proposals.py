@@ -421,3 +421,8 @@ async def _undo_status(conn: aiosqlite.Connection, proposal: Proposal, now: str,
 
 register_applier("status", _apply_status, _undo_status)
 register_staleness("status", _status_stale)
+
+# The file-writing kinds (resume_edit, letter) register their appliers and staleness
+# checks when jobtracker.resume is imported. Importing it here means any code that
+# reviews proposals knows every kind, whether or not it ever imported the tasks.
+from jobtracker import resume as _resume  # noqa: E402, F401

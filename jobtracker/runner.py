@@ -42,6 +42,7 @@ from jobtracker.workers.events import EventType, Reporter, report
 from jobtracker.workers.loop import JobLoop
 from jobtracker.workers.reporters import EventsFileReporter
 from jobtracker.workspace import Workspace
+from jobtracker.yamlfile import ConfigError
 
 MAX_FAILURES = 3
 BATCH = 256          # units read per pending() query
@@ -175,10 +176,14 @@ class Setup:
     def context(self, now: str) -> Context:
         texts: dict[str, str | None] = {}
         for name in TEXT_FILES:
+            path = self.ws.home / name
             try:
-                texts[name] = (self.ws.home / name).read_text(encoding="utf-8")
-            except (FileNotFoundError, UnicodeDecodeError):
+                texts[name] = path.read_text(encoding="utf-8")
+            except FileNotFoundError:
                 texts[name] = None
+            except UnicodeDecodeError as exc:
+                raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
+                                  ) from None
         return Context(home=self.ws.home, config=self.config, profile=self.profile, now=now,
                        texts=texts)
 
@@ -195,8 +200,6 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
         config = replace(config, concurrency=options.concurrency)
     tasks = ordered(ws.plugins())
     if options.task is not None and options.task not in {t.name for t in tasks}:
-        from jobtracker.yamlfile import ConfigError
-
         known = ", ".join(t.name for t in tasks) or "none"
         raise ConfigError(ws.home / "plugins.yaml",
                           f"task {options.task!r} is unknown or switched off (on: {known})")

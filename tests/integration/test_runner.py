@@ -305,3 +305,21 @@ def _hash(ws: Workspace, posting_id: int) -> str:
         (text,) = conn.execute("SELECT description FROM postings WHERE id = ?",
                                (posting_id,)).fetchone()
     return description_hash(text)
+
+
+def test_non_utf8_resume_is_a_clear_error_not_a_missing_file(
+        tmp_path: Path, server: ModelServer, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, server.url, postings=1)
+    (ws.home / "resume.md").write_bytes(b"Caf\xe9 owner\n")
+    capsys.readouterr()
+    assert work(ws) == 2
+    assert f"{ws.home / 'resume.md'}: not UTF-8 text" in capsys.readouterr().err
+    assert readings(ws) == {}
+
+
+def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
+    code = ("import jobtracker.proposals as p; "
+            "print(sorted(p._APPLIERS), 'jobtracker.tasks' in __import__('sys').modules)")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            check=True)
+    assert result.stdout.strip() == "['letter', 'resume_edit', 'status'] False"
