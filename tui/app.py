@@ -24,8 +24,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
-from jobtracker import runner, store
+from jobtracker import runner, store, tiny_model
+from jobtracker.demo import DEMO_MODEL
 from jobtracker.lease import LeaseHeld
+from jobtracker.local_model import model_alias
 from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
 from jobtracker.text import one_line
 from jobtracker.workers.reporters import hms
@@ -109,10 +111,17 @@ class JobtrackerApp(App[int]):
     def model_label(self) -> str:
         """`qwen3:8b @ gpu:8000`: the model and the server's host, for the header."""
         llm = self.setup.config.llm
+        if llm.gguf is not None:
+            # An embedded llama.cpp server: say so, and say when it is the tiny demo model.
+            if llm.gguf.name == Path(tiny_model.MEMBER).name:
+                return f"{tiny_model.NAME} (135M, demonstration only) embedded"
+            return one_line(f"{model_alias(llm.gguf)} embedded")
         if not llm.url:
             return "no model server configured"
         parts = urlsplit(llm.url)
         where = parts.netloc or llm.url
+        if llm.model == DEMO_MODEL:
+            return f"DEMO MODEL (canned answers) @ {where}"
         return one_line(f"{llm.model or '?'} @ {where}")
 
     @property
