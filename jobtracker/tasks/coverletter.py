@@ -24,17 +24,14 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import proposals
 from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, Grounding, keyword_terms, text_hash
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit, posting_label
+from jobtracker.tasks.base import Context, NoAnswer, Request, Unit, posting_label
 from jobtracker.tasks.tailor import (
-    input_hashes,
+    ScoredMatchTask,
     keywords_block,
     keywords_problem,
     posting_block,
     resume_block,
     resume_problem,
-    scored_from,
-    scored_units,
-    scored_where,
 )
 from jobtracker.text import clean_text, one_line
 
@@ -88,10 +85,11 @@ def assemble(template: str, paragraphs: list[str], company: str, title: str) -> 
     return "\n\n".join([*blocks[:-1], body, blocks[-1]]) + "\n"
 
 
-class CoverLetterTask(Task):
+class CoverLetterTask(ScoredMatchTask):
     name = "coverletter"
     priority = 60
     summary = "draft cover letters for scored matches"
+    answers_table = "cover_letters"
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         template = ctx.texts.get(TEMPLATE)
@@ -102,26 +100,7 @@ class CoverLetterTask(Task):
         return resume_problem(ctx) or keywords_problem(ctx)
 
     def _checks(self, ctx: Context) -> list[tuple[str, str]]:
-        resume_hash, keywords_hash = input_hashes(ctx)
-        return [("template_hash", text_hash(ctx.texts.get(TEMPLATE))),
-                ("resume_hash", resume_hash), ("keywords_hash", keywords_hash)]
-
-    async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
-        if self.unavailable_reason(ctx):
-            return 0
-        where, params = scored_where(ctx, self._checks(ctx), None)
-        row = await (await conn.execute(
-            f"SELECT COUNT(*) FROM {scored_from('cover_letters')} WHERE {where}",
-            params)).fetchone()
-        return int(row[0])
-
-    async def pending(self, conn: aiosqlite.Connection, ctx: Context,
-                      limit: int | None = None,
-                      subject: int | str | None = None) -> list[Unit]:
-        if self.unavailable_reason(ctx):
-            return []
-        return await scored_units(self, conn, ctx, "cover_letters", self._checks(ctx),
-                                  limit, subject)
+        return [("template_hash", text_hash(ctx.texts.get(TEMPLATE))), *super()._checks(ctx)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
         user = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"

@@ -18,7 +18,7 @@ accepts one (docs/tailor.md).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker import matching, proposals
 from jobtracker.resume import (
@@ -196,15 +196,15 @@ async def scored_units(task: Task, conn: aiosqlite.Connection, ctx: Context, tab
     return units
 
 
-class TailorTask(Task):
-    name = "tailor"
-    priority = 50
-    summary = "propose resume edits for scored matches"
+class ScoredMatchTask(Task):
+    """A task over scored matches whose answers live in `answers_table`, one row per
+    posting, stamped with the hashes of the inputs named by `_checks()` (tailor and
+    coverletter). Counting and listing are shared; asking and writing are not."""
 
-    def unavailable_reason(self, ctx: Context) -> str | None:
-        return resume_problem(ctx) or keywords_problem(ctx)
+    answers_table: ClassVar[str]
 
     def _checks(self, ctx: Context) -> list[tuple[str, str]]:
+        """(column, hash of the input now) pairs; a differing column re-asks."""
         resume_hash, keywords_hash = input_hashes(ctx)
         return [("resume_hash", resume_hash), ("keywords_hash", keywords_hash)]
 
@@ -213,7 +213,7 @@ class TailorTask(Task):
             return 0
         where, params = scored_where(ctx, self._checks(ctx), None)
         row = await (await conn.execute(
-            f"SELECT COUNT(*) FROM {scored_from('resume_suggestions')} WHERE {where}",
+            f"SELECT COUNT(*) FROM {scored_from(self.answers_table)} WHERE {where}",
             params)).fetchone()
         return int(row[0])
 
@@ -222,8 +222,18 @@ class TailorTask(Task):
                       subject: int | str | None = None) -> list[Unit]:
         if self.unavailable_reason(ctx):
             return []
-        return await scored_units(self, conn, ctx, "resume_suggestions", self._checks(ctx),
+        return await scored_units(self, conn, ctx, self.answers_table, self._checks(ctx),
                                   limit, subject)
+
+
+class TailorTask(ScoredMatchTask):
+    name = "tailor"
+    priority = 50
+    summary = "propose resume edits for scored matches"
+    answers_table = "resume_suggestions"
+
+    def unavailable_reason(self, ctx: Context) -> str | None:
+        return resume_problem(ctx) or keywords_problem(ctx)
 
     def request(self, unit: Unit, ctx: Context) -> Request:
         user = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"
