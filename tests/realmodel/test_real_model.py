@@ -233,7 +233,9 @@ def test_level_and_judge_units_through_the_real_runner(
 
 def test_ctrl_c_during_a_run_stops_promptly(model_file: Path, tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, None)
-    seed_postings(ws.db, 4)
+    # Enough units that the run cannot finish before the signal lands (with 4, a quick
+    # machine answered them all first and the run exited 0: a flaky test).
+    seed_postings(ws.db, 60)
     (ws.home / "config.yaml").write_text(
         f"llm:\n  gguf: {model_file}\n  retries: 1\n  timeout: 60\nconcurrency: 1\n")
     process = subprocess.Popen(
