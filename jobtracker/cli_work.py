@@ -12,7 +12,7 @@ from jobtracker import runner
 from jobtracker.cli import EXIT_OK, add_run_options, command
 from jobtracker.lease import LeaseHeld
 from jobtracker.workers.events import Event, EventType
-from jobtracker.workers.reporters import PlainLineReporter
+from jobtracker.workers.reporters import PlainLineReporter, ascii_line
 from jobtracker.workspace import Workspace
 
 
@@ -68,6 +68,11 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
         states, _ = asyncio.run(runner.dry_run(setup))
         print(runner.format_queue(states, runner.choose(states, options.task)), file=out)
         return EXIT_OK
+    if setup.config.llm.gguf is not None:
+        # Loading a model can take a while; a log under a timer should not look hung.
+        print(ascii_line(f"{datetime.now():%H:%M:%S} model  starting the embedded model "
+                         f"{setup.config.llm.gguf.name}; loading can take a while"),
+              file=out, flush=True)
     try:
         result = asyncio.run(runner.work(
             setup, options, [RunLineReporter(stream=out, verbose=verbose)]))

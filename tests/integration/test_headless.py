@@ -74,3 +74,14 @@ def test_deadline_stops_admitting_units(tmp_path: Path,
     done = len(readings(ws))
     assert 2 <= done < 40
     assert f"{done} finished" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_an_embedded_model_says_it_is_loading_before_anything_else(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, None, postings=1)
+    (ws.home / "config.yaml").write_text(f"llm:\n  gguf: {tmp_path / 'absent.gguf'}\n")
+    capsys.readouterr()
+    assert main(["--run", "--home", str(ws.home)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert re.match(r"^\d\d:\d\d:\d\d model  starting the embedded model absent.gguf", lines[0])
+    assert any("absent.gguf" in line and "unavailable" in line for line in lines[1:])
