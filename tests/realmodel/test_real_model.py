@@ -231,6 +231,10 @@ def test_level_and_judge_units_through_the_real_runner(
               f"{len(calls)} call(s), run {seconds:.1f} s")
 
 
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_during_a_run_stops_promptly(model_file: Path, tmp_path: Path) -> None:
     ws = make_workspace(tmp_path, None)
     # Enough units that the run cannot finish before the signal lands (with 4, a quick
@@ -238,9 +242,12 @@ def test_ctrl_c_during_a_run_stops_promptly(model_file: Path, tmp_path: Path) ->
     seed_postings(ws.db, 60)
     (ws.home / "config.yaml").write_text(
         f"llm:\n  gguf: {model_file}\n  retries: 1\n  timeout: 60\nconcurrency: 1\n")
+    # A shell starts background jobs with SIGINT ignored, and a child inherits that
+    # (CI may run us so): give the run Ctrl-C's default, as a terminal would.
     process = subprocess.Popen(
         [sys.executable, "-m", "jobtracker", "--home", str(ws.home), "work"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_default_sigint)
     try:
         assert process.stdout is not None
         for line in process.stdout:        # the first unit has started: the server is up
