@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import signal
 import sys
 from datetime import UTC, datetime
 from typing import TextIO
@@ -11,7 +12,7 @@ from typing import TextIO
 from jobtracker import runner
 from jobtracker.cli import EXIT_OK, add_run_options, command
 from jobtracker.lease import LeaseHeld
-from jobtracker.workers.events import Event, EventType
+from jobtracker.workers.events import Event, EventType, Reporter
 from jobtracker.workers.reporters import PlainLineReporter, ascii_line
 from jobtracker.workspace import Workspace
 
@@ -59,6 +60,27 @@ def summary_line(result: runner.RunResult) -> str:
     return PlainLineReporter.format(event)
 
 
+EXIT_TERMINATED = 128 + signal.SIGTERM
+
+
+async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions,
+                                 reporters: list[Reporter]) -> runner.RunResult:
+    """runner.work, stopped cleanly by SIGTERM (what systemd sends at TimeoutStartSec)
+    exactly as Ctrl-C stops it: the run is cancelled, units in flight roll back, an
+    embedded model server is shut down, and everything committed stays."""
+    loop = asyncio.get_running_loop()
+    task = asyncio.current_task()
+    assert task is not None
+    try:
+        loop.add_signal_handler(signal.SIGTERM, task.cancel)
+    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
+        return await runner.work(setup, options, reporters)
+    try:
+        return await runner.work(setup, options, reporters)
+    finally:
+        loop.remove_signal_handler(signal.SIGTERM)
+
+
 def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbose: bool,
              out: TextIO | None = None) -> int:
     """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`."""
@@ -74,11 +96,15 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
                          f"{setup.config.llm.gguf.name}; loading can take a while"),
               file=out, flush=True)
     try:
-        result = asyncio.run(runner.work(
+        result = asyncio.run(_work_until_terminated(
             setup, options, [RunLineReporter(stream=out, verbose=verbose)]))
     except LeaseHeld as held:
         print(f"jobtracker: {held}; nothing to do here", file=out, flush=True)
         return EXIT_OK
+    except asyncio.CancelledError:
+        print("jobtracker: stopped by SIGTERM; every unit committed so far is kept",
+              file=sys.stderr, flush=True)
+        return EXIT_TERMINATED
     if result.model_reason is not None:
         print(runner.format_queue(result.states, None), file=out)
         print(f"\nNo model: {result.model_reason}. Nothing was changed.", file=out)

@@ -323,3 +323,25 @@ def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "['letter', 'resume_edit', 'status'] False"
+
+
+def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) -> None:
+    """systemd stops a unit that outlives TimeoutStartSec with SIGTERM."""
+    with ModelServer(answer=answer_level("staff"), latency=0.1) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=80)
+        proc = subprocess.Popen([sys.executable, "-m", "jobtracker", "--home", str(ws.home),
+                                 "work", "--concurrency", "2"], stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if " done " in line:
+                break
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "stopped by SIGTERM; every unit committed so far is kept" in err
+    with raw_connect(ws.db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        kept = conn.execute("SELECT COUNT(*) FROM level_readings").fetchone()[0]
+    assert 1 <= kept < 80
+    assert not ws.lock.read_text(), "the lease was released on the way out"
