@@ -16,10 +16,9 @@ from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
     Source,
-    SourceError,
     description,
     iso_time,
-    load_json,
+    jobs_list,
     number,
     text_field,
 )
@@ -93,10 +92,7 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
 
 
 def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
-    data = load_json(payload)
-    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
-        raise SourceError("not an Ashby job board: expected an object with a 'jobs' list")
-    return [posting for job in data["jobs"] if isinstance(job, dict)
+    return [posting for job in jobs_list(payload, "an Ashby")
             # Unlisted jobs are reachable by link only; the board does not advertise them.
             if job.get("isListed") is not False
             if (posting := _posting(job, board)) is not None]

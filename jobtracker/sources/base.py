@@ -69,6 +69,14 @@ def load_json(payload: bytes | str | Any) -> Any:
     return payload
 
 
+def jobs_list(payload: bytes | str | Any, board_kind: str) -> list[dict[str, Any]]:
+    """The job objects of a board answering `{"jobs": [...]}` (Greenhouse, Ashby)."""
+    data = load_json(payload)
+    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
+        raise SourceError(f"not {board_kind} job board: expected an object with a 'jobs' list")
+    return [job for job in data["jobs"] if isinstance(job, dict)]
+
+
 def text_field(value: Any, limit: int = 300) -> str:
     """A short single-line field (title, location) from whatever the API sent."""
     if value is None or isinstance(value, dict | list):

@@ -15,10 +15,9 @@ from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
     Source,
-    SourceError,
     description,
     iso_time,
-    load_json,
+    jobs_list,
     text_field,
 )
 from jobtracker.text import html_to_text
@@ -92,10 +91,7 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
 
 
 def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
-    data = load_json(payload)
-    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
-        raise SourceError("not a Greenhouse job board: expected an object with a 'jobs' list")
-    return [posting for job in data["jobs"] if isinstance(job, dict)
+    return [posting for job in jobs_list(payload, "a Greenhouse")
             if (posting := _posting(job, board)) is not None]
 
 
