@@ -495,6 +495,7 @@ class Run:
     async def drain(self, task: Task) -> None:
         """Work `task` until nothing is pending, the budget is spent, or stop()."""
         self.feeding = task.name
+        self.loop.stage = task.name
         with self.telemetry.tracer.start_as_current_span(
                 "task.run", attributes={"task.name": task.name}) as span:
             self.span_context = trace.set_span_in_context(span)

@@ -57,7 +57,7 @@ class JobLoop:
         self._caps = {kind: cap for kind, cap in (caps or {}).items() if cap}
         self._priorities = dict(priorities or {})
         self._reporters = list(reporters)
-        self._stage = stage
+        self.stage = stage  # named in STAGE_FINISHED; a caller may rename it per run()
         # Waiting jobs, one FIFO per kind, each entry tagged with its submission
         # number. Admission picks the best head among kinds with room, so a kind
         # at its cap never holds up another kind queued behind it.
@@ -155,7 +155,7 @@ class JobLoop:
             raise
         finally:
             self._emit(Event(EventType.STAGE_FINISHED, data={
-                "stage": self._stage, **self.counts,
+                "stage": self.stage, **self.counts,
                 "elapsed": round(time.monotonic() - started, 3)}))
         return self._outcomes[first:]
 

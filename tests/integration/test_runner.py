@@ -133,6 +133,9 @@ def test_work_drains_level_and_writes_events(tmp_path: Path, server: ModelServer
     assert len(calls) == 12
     assert calls[0]["kind"] == "level" and calls[0]["data"]["output_tokens"] > 0
     assert all(set(e) == {"time", "type", "job", "kind", "data"} for e in events)
+    (stage,) = [e for e in events if e["type"] == "stage_finished"]
+    assert stage["data"]["stage"] == "level"
+    assert (stage["data"]["finished"], stage["data"]["failed"]) == (12, 0)
     # A second run finds nothing to do and asks nothing.
     asked = server.chat_count
     assert work(ws) == 0
