@@ -29,15 +29,21 @@ def candidate_where(profile: Profile) -> tuple[str, list[Any]]:
     if profile.locations:
         options = []
         for place in profile.locations:
-            options.append("lower(p.location) LIKE ? ESCAPE '\\'")
+            # LIKE folds ASCII case itself; a lower() here would cost a call per row.
+            options.append("p.location LIKE ? ESCAPE '\\'")
             params.append(f"%{_like_escape(place)}%")
             if place == "remote":
                 options.append("p.remote = 1")
         clauses.append("(" + " OR ".join(options) + ")")
     for word in profile.exclude:
-        # Whole words: pad the lower-cased title, with punctuation turned into spaces.
-        clauses.append(f"' ' || {_word_text('p.title')} || ' ' NOT LIKE ? ESCAPE '\\'")
-        params.append(f"% {_like_escape(word)} %")
+        # Whole words: pad the title, with punctuation turned into spaces (LIKE folds
+        # case). That chain of replace() calls is dear per row, so a plain substring
+        # test on the phrase's longest word goes first: a title without it cannot hold
+        # the phrase, and most titles are settled there.
+        longest = max(word.split(), key=len, default=word)
+        clauses.append(f"(p.title NOT LIKE ? ESCAPE '\\' OR "
+                       f"' ' || {_word_text('p.title')} || ' ' NOT LIKE ? ESCAPE '\\')")
+        params += [f"%{_like_escape(longest)}%", f"% {_like_escape(word)} %"]
     return " AND ".join(clauses), params
 
 
@@ -58,7 +64,7 @@ _PUNCTUATION = "-/,.()[]:;!?&|+\"'"
 
 
 def _word_text(column: str) -> str:
-    expr = f"lower({column})"
+    expr = column
     for ch in _PUNCTUATION:
         quoted = ch.replace("'", "''")
         expr = f"replace({expr}, '{quoted}', ' ')"

@@ -1,6 +1,6 @@
 """Benchmark: the derived queue at scale (issue 4, design-notes "Performance").
 
-100,000 postings (5 KB descriptions; a fifth UNCERTAIN, 20,000 judged) in a real
+100,000 postings (5 KB descriptions; a fifth UNCERTAIN, 20,000 judged and scored) in a real
 workspace; then a full `survey()` (every task's pending count) and
 `jobtracker work --dry-run` end to end, as a process. Targets: survey < 150 ms,
 dry run < 1 s. Run: .venv/bin/python tests/perf/bench_survey.py
@@ -52,6 +52,10 @@ def seed(ws: Workspace) -> None:
             "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, verdict, "
             "reasons, meets, misses, model, ranked_at) VALUES (?, ?, ?, ?, 'good', '[]', '[]', "
             "'[]', 'm', 't')", [(pid, f"p{pid}:{prose}:{h}", prose, h) for pid, h in judged])
+        # Judged postings are scored, so tailor has scored matches to count too.
+        conn.executemany(
+            "INSERT INTO scores (posting_id, score, parts, scored_at) VALUES (?, ?, '{}', 't')",
+            [(pid, rng.random()) for pid, _ in judged])
 
 
 async def _create(ws: Workspace) -> None:
@@ -78,7 +82,7 @@ def main() -> None:
         ws.init()
         (ws.home / "profile.yaml").write_text(
             "prose: Senior backend engineer\nlevels: [senior, staff]\n"
-            "locations: [remote, berlin]\n")
+            "locations: [remote, berlin]\nexclude: [crypto]\n")
         started = time.perf_counter()
         seed(ws)
         print(f"seeded {N:,} postings in {time.perf_counter() - started:.1f} s")

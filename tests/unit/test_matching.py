@@ -90,3 +90,26 @@ async def test_phrases_and_non_ascii_agree(tmp_path: Path, row: tuple) -> None:
 def test_migration_versions_have_no_gap() -> None:
     versions = [v for v, _, _ in store.list_migrations()]
     assert versions == list(range(1, len(versions) + 1))
+
+
+@pytest.mark.parametrize(("exclude", "title", "expected"), [
+    ("c++", "Senior C++ Engineer", True),        # punctuation in a word: never matches (doc)
+    ("crypto", "Senior CRYPTO engineer", False),  # ASCII case folds
+    ("go", "Senior Golang Engineer", True),       # the substring pre-test is not the rule
+    ("go", "Senior Go/Rust Engineer", False),
+    ("100%", "Senior 100% Remote", False),       # LIKE wildcards in a word are literal
+])
+async def test_exclude_pretest_never_changes_the_answer(tmp_path: Path, exclude: str,
+                                                       title: str, expected: bool) -> None:
+    profile = Profile(prose="x", levels=("senior",), exclude=(exclude,))
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        await conn.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a')")
+        await conn.execute(
+            "INSERT INTO postings (id, board_id, external_id, title, title_level, first_seen, "
+            "last_seen) VALUES (1, 1, 'x', ?, 'senior', 't', 't')", (title,))
+        where, params = matching.match_where(profile)
+        rows = await conn.execute_fetchall(
+            f"SELECT p.id FROM {matching.FROM_POSTINGS} WHERE {where}", params)
+    assert bool(rows) is expected
+    assert matching.is_match(profile, title=title, location="", remote=None, closed=False,
+                             title_level="senior", reading=None) is expected
