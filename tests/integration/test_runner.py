@@ -348,3 +348,29 @@ def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) 
         kept = conn.execute("SELECT COUNT(*) FROM level_readings").fetchone()[0]
     assert 1 <= kept < 80
     assert not ws.lock.read_text(), "the lease was released on the way out"
+
+
+def test_model_server_dying_mid_run_ends_in_recorded_failures_not_a_hang(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    import threading
+
+    srv = ModelServer(answer=answer_level("staff"), latency=0.05).start()
+    ws = make_workspace(tmp_path, srv.url, postings=30)
+    (ws.home / "config.yaml").write_text(
+        f"llm:\n  url: {srv.url}\n  model: test-model\n  retries: 2\n  timeout: 2\n"
+        "concurrency: 2\n")
+    killer = threading.Timer(0.4, srv.stop)
+    killer.start()
+    started = time.monotonic()
+    try:
+        code = work(ws)
+    finally:
+        killer.cancel()
+        srv.stop()
+    assert time.monotonic() - started < 60
+    assert code == 0, "some units finished before the server went away"
+    answered, failed = len(readings(ws)), len(ledger(ws))
+    assert answered >= 1 and failed >= 1
+    assert answered + failed == 30, "every unit is either answered or a recorded failure"
+    last = capsys.readouterr().out.splitlines()[-1]
+    assert f"{answered} finished, {failed} failed" in last
