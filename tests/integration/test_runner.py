@@ -359,13 +359,19 @@ def test_model_server_dying_mid_run_ends_in_recorded_failures_not_a_hang(
     (ws.home / "config.yaml").write_text(
         f"llm:\n  url: {srv.url}\n  model: test-model\n  retries: 2\n  timeout: 2\n"
         "concurrency: 2\n")
-    killer = threading.Timer(0.4, srv.stop)
+    def stop_after_some_answers() -> None:
+        deadline = time.monotonic() + 30
+        while srv.chat_count < 6 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        srv.stop()
+
+    killer = threading.Thread(target=stop_after_some_answers)
     killer.start()
     started = time.monotonic()
     try:
         code = work(ws)
     finally:
-        killer.cancel()
+        killer.join()
         srv.stop()
     assert time.monotonic() - started < 60
     assert code == 0, "some units finished before the server went away"
