@@ -297,6 +297,14 @@ async def _key_for(conn: aiosqlite.Connection, parsed: ParsedMessage) -> tuple[s
     return parsed.variant_key, False
 
 
+async def unsynced_count(conn: aiosqlite.Connection, maildir: Path) -> int:
+    """How many message files a sync would read now (new or changed since the last one).
+    Lists the folder and reads the database; writes nothing (for a dry run's queue)."""
+    recorded = {name: (size, mtime) for name, size, mtime in await conn.execute_fetchall(
+        "SELECT name, size, mtime_ns FROM maildir_files")}
+    return sum(recorded.get(f.name) != (f.size, f.mtime_ns) for f in list_maildir(maildir))
+
+
 async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> SyncReport:
     """Read new and changed message files into `messages`, in one transaction.
 

@@ -206,14 +206,19 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
     return Setup(ws, config, ws.profile(), tasks)
 
 
-async def sync_inputs(conn: aiosqlite.Connection, setup: Setup, now: str) -> None:
-    """Bring outside inputs into the database before surveying: the Maildir, when the
-    inbox task is on and the folder looks like a Maildir (its own reason says why not)."""
+def _maildir_to_sync(setup: Setup) -> Path | None:
+    """The Maildir to bring in: when the inbox task is on and the folder looks like a
+    Maildir (otherwise the task's own unavailable reason says why)."""
     maildir = setup.config.maildir
-    inbox = next((t for t in setup.tasks if t.name == "inbox"), None)
-    if maildir is None or inbox is None:
-        return
-    if (maildir / "cur").is_dir() or (maildir / "new").is_dir():
+    if maildir is None or all(t.name != "inbox" for t in setup.tasks):
+        return None
+    return maildir if (maildir / "cur").is_dir() or (maildir / "new").is_dir() else None
+
+
+async def sync_inputs(conn: aiosqlite.Connection, setup: Setup, now: str) -> None:
+    """Bring outside inputs into the database before surveying: the Maildir."""
+    maildir = _maildir_to_sync(setup)
+    if maildir is not None:
         from jobtracker.mail import sync_maildir
 
         await sync_maildir(conn, maildir, now)
@@ -230,6 +235,15 @@ async def dry_run(setup: Setup) -> tuple[list[TaskState], TaskState | None]:
     async with store.connect(setup.ws.db) as conn:
         ctx = setup.context(now_iso())
         states = await survey(conn, ctx, setup.tasks)
+        # Mail that arrived since the last run is not in the database yet; a dry run
+        # must not read it in, but counts it, so new replies never show as "nothing".
+        maildir = _maildir_to_sync(setup)
+        if maildir is not None:
+            from jobtracker.mail import unsynced_count
+
+            waiting = await unsynced_count(conn, maildir)
+            states = [replace(s, pending=s.pending + waiting)
+                      if s.name == "inbox" and s.available else s for s in states]
     return states, None if not states else choose(states)
 
 

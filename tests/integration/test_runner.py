@@ -380,3 +380,23 @@ def test_model_server_dying_mid_run_ends_in_recorded_failures_not_a_hang(
     assert answered + failed == 30, "every unit is either answered or a recorded failure"
     last = capsys.readouterr().out.splitlines()[-1]
     assert f"{answered} finished, {failed} failed" in last
+
+
+def test_dry_run_counts_new_mail_without_reading_it_in(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.unit.mail_samples import build_maildir, fingerprint, plain
+
+    ws = make_workspace(tmp_path, None)
+    maildir = build_maildir(tmp_path / "Mail", [plain("Your application", "Thanks!"),
+                                                plain("Interview", "Can we talk Tuesday?")])
+    (ws.home / "config.yaml").write_text(f"llm:\n  url: null\nmaildir: {maildir}\n")
+    (ws.home / "plugins.yaml").write_text("tasks: {level: true, judge: false, inbox: true, "
+                                          "tailor: false, coverletter: false}\n")
+    before_mail, before_db = fingerprint(maildir), dump(ws)
+    capsys.readouterr()
+    assert work(ws, "--dry-run") == 0
+    out = capsys.readouterr().out
+    assert "   40  inbox      2 pending" in out
+    assert out.rstrip().endswith("Would work: inbox (2 unit(s))")
+    assert fingerprint(maildir) == before_mail
+    assert dump(ws) == before_db, "a dry run reads no mail into the database"
