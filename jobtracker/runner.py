@@ -233,18 +233,25 @@ async def rescore(setup: Setup) -> int:
 async def dry_run(setup: Setup) -> tuple[list[TaskState], TaskState | None]:
     """The queue, without the lease or a model. Changes nothing but a first migration."""
     async with store.connect(setup.ws.db) as conn:
-        ctx = setup.context(now_iso())
-        states = await survey(conn, ctx, setup.tasks)
-        # Mail that arrived since the last run is not in the database yet; a dry run
-        # must not read it in, but counts it, so new replies never show as "nothing".
-        maildir = _maildir_to_sync(setup)
-        if maildir is not None:
-            from jobtracker.mail import unsynced_count
-
-            waiting = await unsynced_count(conn, maildir)
-            states = [replace(s, pending=s.pending + waiting)
-                      if s.name == "inbox" and s.available else s for s in states]
+        states = await queue_between_runs(conn, setup, setup.context(now_iso()))
     return states, None if not states else choose(states)
+
+
+async def queue_between_runs(conn: aiosqlite.Connection, setup: Setup, ctx: Context,
+                             model_reasons: dict[str, str | None] | None = None
+                             ) -> list[TaskState]:
+    """The survey as seen outside a run (a dry run, the dashboard while idle). Mail that
+    arrived since the last run is not in the database yet, and reading it in would be a
+    change; it is counted as inbox work instead, so new replies never show as nothing."""
+    states = await survey(conn, ctx, setup.tasks, model_reasons)
+    maildir = _maildir_to_sync(setup)
+    if maildir is None:
+        return states
+    from jobtracker.mail import unsynced_count
+
+    waiting = await unsynced_count(conn, maildir)
+    return [replace(s, pending=s.pending + waiting) if s.name == "inbox" and s.available else s
+            for s in states]
 
 
 # --- a run -----------------------------------------------------------------------------

@@ -230,7 +230,7 @@ class JobtrackerApp(App[int]):
         """The queue now: with the model's availability when a run has told us."""
         async with store.connect(self.db) as conn:
             ctx = self.setup.context(runner.now_iso())
-            return await runner.survey(conn, ctx, self.setup.tasks, self.model_reasons)
+            return await runner.queue_between_runs(conn, self.setup, ctx, self.model_reasons)
 
     # --- quitting ----------------------------------------------------------------------
 
