@@ -8,6 +8,7 @@ describes what to write. It opens no connection or socket and reads no clock:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -59,6 +60,33 @@ def posting_label(company: str | None, title: str) -> str:
     `Company — Title`, one clean line, bounded. Terminals that need ASCII get it
     from their reporter."""
     return one_line(f"{company} — {title}" if company else title, LABEL_CHARS)
+
+
+# How much of a description the model is shown: requirements and level come early,
+# and small models need a bounded prompt. Rows are read one character longer, so a
+# unit can say that the text was cut.
+DESCRIPTION_CHARS = 6000
+
+# Select these (with `postings AS p`) to build units with posting_unit().
+POSTING_COLUMNS = (f"p.id AS id, p.company AS company, p.title AS title, "
+                   f"substr(p.description, 1, {DESCRIPTION_CHARS + 1}) AS text, "
+                   f"p.description_hash AS dhash")
+
+
+def posting_unit(task: str, row: Mapping[str, Any], inputs: str = "", **data: Any) -> Unit:
+    """A unit about one posting, from a row read with POSTING_COLUMNS.
+
+    Its key is `p{id}:{inputs}:{description hash}`, where `inputs` joins the hashes of
+    the task's other inputs (empty for a task that has none); `data` adds to what the
+    prompt gets: the posting's id, company, title and (bounded) description."""
+    text = row["text"] or ""
+    key = ":".join(part for part in (f"p{row['id']}", inputs, row["dhash"]) if part)
+    return Unit(task=task, unit_key=key, label=posting_label(row["company"], row["title"]),
+                subject=row["id"],
+                data={"posting_id": row["id"], "company": row["company"],
+                      "title": row["title"], "description": text[:DESCRIPTION_CHARS],
+                      "truncated": len(text) > DESCRIPTION_CHARS,
+                      "description_hash": row["dhash"], **data})
 
 
 @dataclass(frozen=True)

@@ -22,14 +22,23 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import matching, scoring
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit, posting_label
+from jobtracker.tasks.base import (
+    DESCRIPTION_CHARS,
+    POSTING_COLUMNS,
+    Context,
+    NoAnswer,
+    Request,
+    Task,
+    Unit,
+    posting_unit,
+)
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
     import aiosqlite
 
 VERDICTS = scoring.VERDICTS
-MAX_DESCRIPTION_CHARS = 6000   # ~1,500 tokens: enough for requirements, bounded for small models
+MAX_DESCRIPTION_CHARS = DESCRIPTION_CHARS   # ~1,500 tokens
 MAX_REASONS, MAX_REASON_CHARS = 3, 160
 MAX_REQUIREMENTS, MAX_REQUIREMENT_CHARS = 6, 80
 
@@ -139,36 +148,17 @@ class JudgeTask(Task):
         if subject is not None and not str(subject).isdigit():
             return []
         where, params = self._where(ctx, subject)
-        sql = (f"SELECT p.id, p.company, p.title, p.location, p.description_source, "
-               f"substr(p.description, 1, {MAX_DESCRIPTION_CHARS + 1}) AS text, "
-               f"p.description_hash AS dhash "
+        sql = (f"SELECT {POSTING_COLUMNS}, p.location, p.description_source "
                f"FROM {matching.FROM_POSTINGS} LEFT JOIN rankings AS r ON r.posting_id = p.id "
                f"WHERE {where} ORDER BY {ORDER}")
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
         prose_hash = ctx.profile.prose_hash
-        units = []
-        for row in await conn.execute_fetchall(sql, params):
-            text = row["text"]
-            units.append(Unit(
-                task=self.name,
-                unit_key=f"p{row['id']}:{prose_hash}:{row['dhash']}",
-                label=posting_label(row["company"], row["title"]),
-                subject=row["id"],
-                data={
-                    "posting_id": row["id"],
-                    "company": row["company"],
-                    "title": row["title"],
-                    "location": row["location"],
-                    "description": text[:MAX_DESCRIPTION_CHARS],
-                    "truncated": len(text) > MAX_DESCRIPTION_CHARS,
-                    "description_source": row["description_source"],
-                    "description_hash": row["dhash"],
-                    "prose_hash": prose_hash,
-                },
-            ))
-        return units
+        return [posting_unit(self.name, row, prose_hash, location=row["location"],
+                             description_source=row["description_source"],
+                             prose_hash=prose_hash)
+                for row in await conn.execute_fetchall(sql, params)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
         data = unit.data

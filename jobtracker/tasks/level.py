@@ -13,13 +13,19 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import matching
 from jobtracker.config import LEVELS
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, Request, Task, Unit, posting_label
+from jobtracker.tasks.base import (
+    POSTING_COLUMNS,
+    Context,
+    Request,
+    Task,
+    Unit,
+    posting_unit,
+)
 
 if TYPE_CHECKING:
     import aiosqlite
 
 ANSWERS = (*LEVELS, "unclear")
-PROMPT_CHARS = 6000  # descriptions beyond this are cut for the prompt (the level is near the top)
 
 SYSTEM = (
     "You read one job posting and say which seniority level the role is, from this list "
@@ -73,22 +79,13 @@ class LevelTask(Task):
 
     async def pending(self, conn: aiosqlite.Connection, ctx: Context, limit: int | None = None,
                       subject: int | str | None = None) -> list[Unit]:
-        sql, params = _query(
-            ctx, "p.id, p.company, p.title, p.description, p.description_hash",
-            subject)
+        sql, params = _query(ctx, POSTING_COLUMNS, subject)
         # Newest first: tonight's postings matter more than last month's backlog.
         sql += " ORDER BY p.first_seen DESC, p.id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params = [*params, limit]
-        rows = await conn.execute_fetchall(sql, params)
-        return [
-            Unit(task=self.name, unit_key=f"p{pid}:{dhash}", subject=pid,
-                 label=posting_label(company, title),
-                 data={"title": title, "company": company,
-                       "description": description[:PROMPT_CHARS], "description_hash": dhash})
-            for pid, company, title, description, dhash in rows
-        ]
+        return [posting_unit(self.name, row) for row in await conn.execute_fetchall(sql, params)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
         posting = (f"Title: {unit.data['title']}\nCompany: {unit.data['company']}\n\n"

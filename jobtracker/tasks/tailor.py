@@ -33,7 +33,16 @@ from jobtracker.resume import (
     text_hash,
 )
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit, posting_label
+from jobtracker.tasks.base import (
+    POSTING_COLUMNS,
+    Context,
+    NoAnswer,
+    Request,
+    Task,
+    Unit,
+    posting_label,
+    posting_unit,
+)
 from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
@@ -43,7 +52,6 @@ MAX_EDITS = 5
 MAX_ORIGINAL_CHARS = 400
 MAX_REPLACEMENT_CHARS = 500
 MAX_REASON_CHARS = 160
-MAX_DESCRIPTION_CHARS = 6000     # the requirements are early; bounded for small models
 MAX_RESUME_CHARS = 12000         # a long resume is cut in the prompt (grounding sees it all)
 
 SCHEMA: dict[str, Any] = {
@@ -176,24 +184,11 @@ async def scored_units(task: Task, conn: aiosqlite.Connection, ctx: Context, tab
     if limit is not None:
         inner += " LIMIT ?"
         params.append(limit)
-    sql = (f"SELECT p.id, p.company, p.title, q.score, "
-           f"substr(p.description, 1, {MAX_DESCRIPTION_CHARS + 1}) AS text, "
-           f"p.description_hash AS dhash FROM ({inner}) AS q JOIN postings AS p ON p.id = q.id "
+    sql = (f"SELECT {POSTING_COLUMNS}, q.score AS score "
+           f"FROM ({inner}) AS q JOIN postings AS p ON p.id = q.id "
            f"ORDER BY q.score DESC, q.at DESC, q.id")
-    units = []
-    for row in await conn.execute_fetchall(sql, params):
-        text = row["text"]
-        units.append(Unit(
-            task=task.name,
-            unit_key=f"p{row['id']}:{key_hashes}:{row['dhash']}",
-            label=posting_label(row["company"], row["title"]),
-            subject=row["id"],
-            data={"posting_id": row["id"], "company": row["company"], "title": row["title"],
-                  "score": row["score"], "description": text[:MAX_DESCRIPTION_CHARS],
-                  "truncated": len(text) > MAX_DESCRIPTION_CHARS,
-                  "description_hash": row["dhash"], **dict(checks)},
-        ))
-    return units
+    return [posting_unit(task.name, row, key_hashes, score=row["score"], **dict(checks))
+            for row in await conn.execute_fetchall(sql, params)]
 
 
 class ScoredMatchTask(Task):
