@@ -21,6 +21,7 @@ from datetime import UTC, datetime
 from jobtracker import proposals, store
 from jobtracker.cli import EXIT_OK, EXIT_USAGE, add_home, command
 from jobtracker.proposals import Decision, Proposal
+from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
 
 
@@ -117,7 +118,7 @@ def _print_list(found: list[Proposal], as_json: bool) -> int:
     for p in found:
         posting = str(p.posting_id) if p.posting_id is not None else "-"
         print(f"{p.id:>5}  {p.state:<8} {p.kind:<11} {p.task:<11} "
-              f"{posting:>7}  {p.summary}")
+              f"{posting:>7}  {one_line(p.summary)}")
     waiting = sum(p.state == "pending" for p in found)
     print(f"\n{waiting} pending; accept with `jobtracker proposals accept ID`")
     return EXIT_OK
@@ -135,5 +136,7 @@ def _details(p: Proposal) -> str:
         fields.append((key, json.dumps(value, ensure_ascii=False, sort_keys=True)
                        if isinstance(value, dict | list) else value))
     head = f"proposal {p.id}: {p.state}" + (f" ({p.stale_reason})" if p.stale_reason else "")
-    return "\n".join([head, *(f"  {name:<12} {'-' if value is None else value}"
-                              for name, value in fields)])
+    # Text from postings, mail and model answers is cleaned again on the way out: no
+    # escape sequence stored by any route reaches the terminal.
+    return clean_text("\n".join([head, *(f"  {name:<12} {'-' if value is None else value}"
+                                         for name, value in fields)]))

@@ -152,3 +152,24 @@ def test_empty_workspace_lists_nothing(ws: Workspace) -> None:
     assert done.returncode == 0 and "no proposals" in done.stdout
     assert json.loads(run_cli("proposals", "--json", "--home", str(ws.home)).stdout) == []
     assert "nothing to undo" in run_cli("proposals", "undo", "--home", str(ws.home)).stdout
+
+
+async def _seed_hostile(db: Path) -> int:
+    async with store.connect(db) as conn, store.write(conn):
+        return await proposals.create(
+            conn, kind="status", task="inbox", unit_key="m:hostile", now=NOW, posting_id=2,
+            summary="Bolt: \x1b[2J\x1b]8;;http://e.x\x07click\x1b]8;;\x07 → offer",
+            payload={"to_status": "offer", "from_status": None, "company": "Bolt",
+                     "evidence": "line one\n\x1b[31mred\x1b[0m line two"})
+
+
+def test_list_and_show_never_print_escape_sequences(home: Path) -> None:
+    """Cleaned on the way in by every task; cleaned again on the way out, whatever the
+    route a text took into the database."""
+    pid = asyncio.run(_seed_hostile(home / "jobtracker.db"))
+    for args in (("proposals", "list"), ("proposals", "show", str(pid))):
+        result = run_cli("--home", str(home), *args)
+        assert result.returncode == 0, result.stderr
+        assert "\x1b" not in result.stdout and "\x07" not in result.stdout
+    shown = run_cli("--home", str(home), "proposals", "show", str(pid)).stdout
+    assert "line one\n" in shown, "line breaks in a payload's text are kept"
