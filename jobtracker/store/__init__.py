@@ -12,9 +12,11 @@ at once when another process committed in between, ignoring busy_timeout.
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import logging
 import sqlite3
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from importlib import resources
@@ -109,6 +111,26 @@ async def _migrate(conn: aiosqlite.Connection, path: Path) -> None:
         log.info("applied migration %s", name)
 
 
+async def _use_wal(conn: aiosqlite.Connection) -> None:
+    """Switch the file to WAL once. Two processes opening a brand-new database at once
+    race for the switch, and SQLite answers "database is locked" to the loser at once,
+    without waiting for busy_timeout: so check first, and retry briefly."""
+    delay = 0.01
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        row = await (await conn.execute("PRAGMA journal_mode")).fetchone()
+        if str(row[0]).lower() == "wal":
+            return
+        try:
+            await conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        await asyncio.sleep(delay)
+        delay = min(delay * 2, 0.5)
+
+
 async def open_connection(path: Path) -> aiosqlite.Connection:
     """Open, configure and migrate a connection. Prefer `connect()`, which closes it."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -116,7 +138,7 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
     try:
         conn.row_factory = sqlite3.Row
         await conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        await conn.execute("PRAGMA journal_mode = WAL")
+        await _use_wal(conn)
         await conn.execute("PRAGMA synchronous = NORMAL")
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.create_function("description_hash", 1, description_hash, deterministic=True)
