@@ -89,6 +89,18 @@ def posting_unit(task: str, row: Mapping[str, Any], inputs: str = "", **data: An
                       "description_hash": row["dhash"], **data})
 
 
+def posting_block(data: Mapping[str, Any]) -> str:
+    """A posting unit's text as the model sees it, inside <posting> tags that the text
+    itself cannot close (a posting is data, never instructions)."""
+    lines = [f"Title: {data['title']}", f"Company: {data['company']}"]
+    if "location" in data:
+        lines.append(f"Location: {data['location'] or 'not stated'}")
+    lines += ["Description:",
+              data["description"] + ("\n[description cut here]" if data["truncated"] else "")]
+    body = "\n".join(lines).replace("</posting>", "</ posting>")
+    return f"<posting>\n{body}\n</posting>"
+
+
 @dataclass(frozen=True)
 class Request:
     """What to ask the model: chat messages and the JSON schema of the answer."""

@@ -24,12 +24,18 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import proposals
 from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, Grounding, keyword_terms, text_hash
 from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Unit, posting_label
+from jobtracker.tasks.base import (
+    Context,
+    NoAnswer,
+    Request,
+    Unit,
+    posting_block,
+    posting_label,
+)
 from jobtracker.tasks.tailor import (
     ScoredMatchTask,
     keywords_block,
     keywords_problem,
-    posting_block,
     resume_block,
     resume_problem,
 )

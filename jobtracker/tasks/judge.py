@@ -30,6 +30,7 @@ from jobtracker.tasks.base import (
     Request,
     Task,
     Unit,
+    posting_block,
     posting_unit,
 )
 from jobtracker.text import one_line
@@ -161,17 +162,8 @@ class JudgeTask(Task):
                 for row in await conn.execute_fetchall(sql, params)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        data = unit.data
-        # The closing tag cannot be forged from inside the posting.
-        body = "\n".join([
-            f"Title: {data['title']}",
-            f"Company: {data['company']}",
-            f"Location: {data['location'] or 'not stated'}",
-            "Description:",
-            data["description"] + ("\n[description cut here]" if data["truncated"] else ""),
-        ]).replace("</posting>", "</ posting>")
         user = (f"What I am looking for:\n{ctx.profile.prose.strip()}\n\n"
-                f"<posting>\n{body}\n</posting>\n\n"
+                f"{posting_block(unit.data)}\n\n"
                 "How well does this posting fit what I am looking for?")
         return Request(messages=[{"role": "system", "content": SYSTEM},
                                  {"role": "user", "content": user}],

@@ -19,6 +19,7 @@ from jobtracker.tasks.base import (
     Request,
     Task,
     Unit,
+    posting_block,
     posting_unit,
 )
 
@@ -88,8 +89,7 @@ class LevelTask(Task):
         return [posting_unit(self.name, row) for row in await conn.execute_fetchall(sql, params)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        posting = (f"Title: {unit.data['title']}\nCompany: {unit.data['company']}\n\n"
-                   f"{unit.data['description']}")
+        posting = posting_block(unit.data)
         return Request(
             messages=[{"role": "system", "content": SYSTEM},
                       {"role": "user", "content": posting}],

@@ -40,6 +40,7 @@ from jobtracker.tasks.base import (
     Request,
     Task,
     Unit,
+    posting_block,
     posting_label,
     posting_unit,
 )
@@ -142,17 +143,6 @@ def scored_from(table: str) -> str:
     return ("scores AS s CROSS JOIN postings AS p ON p.id = s.posting_id "
             "LEFT JOIN level_readings AS lr ON lr.posting_id = p.id "
             f"LEFT JOIN {table} AS t ON t.posting_id = p.id")
-
-
-def posting_block(data: dict[str, Any]) -> str:
-    """The posting as the model sees it; the closing tag cannot be forged from inside."""
-    body = "\n".join([
-        f"Title: {data['title']}",
-        f"Company: {data['company']}",
-        "Description:",
-        data["description"] + ("\n[description cut here]" if data["truncated"] else ""),
-    ]).replace("</posting>", "</ posting>")
-    return f"<posting>\n{body}\n</posting>"
 
 
 def resume_block(resume: str) -> str:
