@@ -43,6 +43,27 @@ def test_the_service_is_a_oneshot_run_with_a_timeout_longer_than_its_deadline() 
     assert timespan(service["TimeoutStartSec"]) > deadline > 0
 
 
+def test_the_service_fetches_first_and_a_failed_fetch_does_not_stop_the_run() -> None:
+    # configparser keeps the last of repeated keys; read ExecStartPre lines directly.
+    lines = (UNITS / "jobtracker.service").read_text().splitlines()
+    pre = [line.split("=", 1)[1] for line in lines if line.startswith("ExecStartPre=")]
+    assert len(pre) == 1
+    # '-' before the path: systemd ignores the fetch's exit status and runs ExecStart.
+    assert pre[0].startswith("-")
+    command = pre[0].lstrip("-").split()
+    assert command[0].endswith("/jobtracker") and command[1:] == ["fetch"]
+    start = next(i for i, line in enumerate(lines) if line.startswith("ExecStart="))
+    assert lines.index(next(line for line in lines if line.startswith("ExecStartPre="))) < start
+
+
+def test_deployment_doc_shows_the_service_as_shipped() -> None:
+    doc = (UNITS.parent / "deployment.md").read_text()
+    service = unit("jobtracker.service")["Service"]
+    for key in ("TimeoutStartSec", "ExecStart"):
+        assert f"{key}={service[key]}" in doc
+    assert "ExecStartPre=-%h/.local/bin/jobtracker fetch" in doc
+
+
 def test_the_timer_is_persistent_randomized_and_starts_the_service() -> None:
     timer = unit("jobtracker.timer")
     assert timer["Timer"]["OnCalendar"]
