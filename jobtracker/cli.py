@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Callable, Sequence
 
@@ -11,6 +13,21 @@ from jobtracker.workspace import Workspace, resolve_home
 from jobtracker.yamlfile import ConfigError
 
 EXIT_OK, EXIT_ALL_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE   # what a shell reports for a writer whose reader left
+
+
+def closed_pipe() -> int:
+    """The reader of our output went away (`jobtracker proposals list | head`): stop
+    quietly, as command-line tools do. Standard output is pointed at /dev/null so the
+    interpreter's own flush at exit cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # no real file descriptor (captured in tests)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_CLOSED_PIPE
 
 
 def add_home(parser: argparse.ArgumentParser, top: bool) -> None:
@@ -123,13 +140,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     ws = Workspace(resolve_home(args.home))
     try:
-        return COMMANDS[args.command][1](args, ws)
+        code = COMMANDS[args.command][1](args, ws)
+        sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit
+        return code
     except (ConfigError, StoreError) as exc:
         print(f"jobtracker: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         print("jobtracker: interrupted; every unit committed so far is kept", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        return closed_pipe()
 
 
 if __name__ == "__main__":

@@ -16,7 +16,7 @@ import re
 import sys
 from collections.abc import Sequence
 
-from jobtracker.cli import EXIT_USAGE, add_run_options
+from jobtracker.cli import EXIT_USAGE, add_run_options, closed_pipe
 from jobtracker.store import StoreError
 from jobtracker.workspace import Workspace, resolve_home
 from jobtracker.yamlfile import ConfigError
@@ -72,6 +72,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.local and (not args.demo or args.llm_url or args.gguf):
         parser.error("--local goes with --demo, and replaces --llm-url and --gguf")
+    try:
+        code = _start(args)
+        sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit
+    except BrokenPipeError:
+        return closed_pipe()
+    return code
+
+
+def _start(args: argparse.Namespace) -> int:
     if args.local:
         return _local_demo(args)
     if args.demo:
