@@ -13,6 +13,7 @@ names (`llm.url` or `llm.gguf`), else the bundled demo model, started on
 
 from __future__ import annotations
 
+import shlex
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -68,17 +69,21 @@ def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None 
     state = "created" if created else "already there, nothing overwritten"
     print(f"jobtracker demo: workspace {ws.home} ({state})", file=out, flush=True)
     config = ws.config()
-    if llm_url or gguf or config.llm.url or config.llm.gguf:
-        yield DemoSession(ws, llm_url, demo_model=False)
-        return
-    from jobtracker.demo.model import DemoModelServer, demo_resume
+    try:
+        if llm_url or gguf or config.llm.url or config.llm.gguf:
+            yield DemoSession(ws, llm_url, demo_model=False)
+            return
+        from jobtracker.demo.model import DemoModelServer, demo_resume
 
-    wanted = [name for name in (config.llm.model, *config.llm.models.values()) if name]
-    with DemoModelServer(demo_resume(ws.home), wanted) as server:
-        print(f"jobtracker demo: the DEMO MODEL answers at {server.url} — canned answers, "
-              "not a real model (--llm-url URL uses your own server)", file=out, flush=True)
-        yield DemoSession(ws, server.url, demo_model=True)
-    print(f"jobtracker demo: the workspace stays at {ws.home}", file=out, flush=True)
+        wanted = [name for name in (config.llm.model, *config.llm.models.values()) if name]
+        with DemoModelServer(demo_resume(ws.home), wanted) as server:
+            print(f"jobtracker demo: the DEMO MODEL answers at {server.url} — canned answers, "
+                  "not a real model (--llm-url URL uses your own server)", file=out, flush=True)
+            yield DemoSession(ws, server.url, demo_model=True)
+    finally:
+        # The folder is kept; say where, and how to come back to it, whatever ended the session.
+        print(f"jobtracker demo: the workspace stays at {ws.home}; reopen it with "
+              f"jobtracker-tui --demo --home {shlex.quote(str(ws.home))}", file=out, flush=True)
 
 
 __all__ = ["DemoSession", "demo_home", "demo_session", "first_model"]

@@ -131,6 +131,7 @@ def test_demo_run_headless_drains_the_queue_with_the_demo_model(
     result = run_tui("--demo", "--run", "--home", str(home))
     assert result.returncode == 0, result.stderr
     assert "DEMO MODEL" in result.stderr and f"workspace stays at {home}" in result.stderr
+    assert f"reopen it with jobtracker-tui --demo --home {home}" in result.stderr
     summary = result.stdout.strip().splitlines()[-1]
     assert " 0 failed" in summary and " 0 finished" not in summary, summary
 
@@ -185,6 +186,8 @@ def test_demo_with_llm_url_uses_that_server_and_its_first_model(
         asked = server.chat_requests
     assert result.returncode in (0, 1), result.stderr
     assert "DEMO MODEL" not in result.stderr
+    # Whatever answers, the demo says where its folder stays and how to reopen it.
+    assert f"reopen it with jobtracker-tui --demo --home {home}" in result.stderr
     assert len(asked) == 3 and {r.json["model"] for r in asked} == {"served-model"}
     assert Workspace(home).config().llm.model == "served-model"
 
