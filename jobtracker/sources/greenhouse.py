@@ -14,8 +14,10 @@ from urllib.parse import parse_qs, quote, urlsplit
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     Source,
     description,
+    guarded,
     iso_time,
     jobs_list,
     text_field,
@@ -90,9 +92,8 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     )
 
 
-def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
-    return [posting for job in jobs_list(payload, "a Greenhouse")
-            if (posting := _posting(job, board)) is not None]
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
+    return guarded(jobs_list(payload, "a Greenhouse"), lambda job: _posting(job, board))
 
 
 SOURCE = Source("greenhouse", default_url, parse, match_url)

@@ -16,9 +16,11 @@ from urllib.parse import quote
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     Source,
     SourceError,
     description,
+    guarded,
     iso_time,
     load_json,
     number,
@@ -50,7 +52,8 @@ def _prose(posting: dict[str, Any]) -> str | None:
         parts.append(posting["description"])
     elif isinstance(posting.get("descriptionPlain"), str):
         parts.append(f"<pre>{html.escape(posting['descriptionPlain'])}</pre>")
-    for item in posting.get("lists") or []:
+    lists = posting.get("lists")
+    for item in lists if isinstance(lists, list) else []:
         if not isinstance(item, dict):
             continue
         heading = item.get("text")
@@ -99,15 +102,14 @@ def _posting(posting: dict[str, Any], board: Board) -> NormalizedPosting | None:
     )
 
 
-def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
     data = load_json(payload)
     if isinstance(data, dict) and data.get("ok") is False:
         reason = text_field(data.get("error")) or "no reason given"
         raise SourceError(f"Lever says the board does not exist: {reason}")
     if not isinstance(data, list):
         raise SourceError("not a Lever postings list: expected a JSON array")
-    return [posting for item in data if isinstance(item, dict)
-            if (posting := _posting(item, board)) is not None]
+    return guarded(data, lambda item: _posting(item, board))
 
 
 SOURCE = Source("lever", default_url, parse, match_url)

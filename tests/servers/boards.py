@@ -46,12 +46,23 @@ class Route:
     delay: float = 0.0
     etag: str | None = None
     last_modified: str | None = None
+    drip: float = 0.0                     # seconds between single bytes of the body
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Recorded:
     path: str
     headers: dict[str, str]
+    method: str = "GET"
+    body: bytes = b""
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
 
 
 def _as_bytes(body: bytes | str | Any) -> bytes:
@@ -70,11 +81,19 @@ class _Handler(BaseHTTPRequestHandler):
         return None
 
     def do_GET(self) -> None:
+        self._handle("GET", b"")
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self._handle("POST", self.rfile.read(length) if length else b"")
+
+    def _handle(self, method: str, body: bytes) -> None:
         owner = self.server.owner
-        owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}))
+        owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()},
+                              method, body))
         owner.entered()
         try:
-            self._answer(owner.routes.get(self.path))
+            self._answer(owner.route_for(method, self.path, body))
         finally:
             owner.left()
 
@@ -113,9 +132,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         if route is not None:
             self._validators(route)
+            for name, value in route.headers:
+                self.send_header(name, value)
         self.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # client gave up
-            self.wfile.write(body)
+            if route is not None and route.drip:
+                self._drip(body, route.drip)
+            else:
+                self.wfile.write(body)
+
+    def _drip(self, body: bytes, pause: float) -> None:
+        """One byte, a pause, the next: a server no per-read timeout ever catches."""
+        for index in range(len(body)):
+            self.wfile.write(body[index:index + 1])
+            self.wfile.flush()
+            if self.server.owner.stopping.wait(pause):
+                return
 
 
 class _Server(ThreadingHTTPServer):
@@ -128,6 +160,9 @@ class BoardServer:
 
     def __init__(self) -> None:
         self.routes: dict[str, Route] = {}
+        # POST routes: (path, JSON body as sorted text) → route; a body of None matches any.
+        self.post_routes: dict[tuple[str, str | None], Route] = {}
+        self.stopping = threading.Event()
         self._requests: list[Recorded] = []
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -137,15 +172,33 @@ class BoardServer:
 
     def set(self, path: str, body: bytes | str | Any, *, status: int = 200,
             content_type: str | None = None, delay: float = 0.0, etag: str | None = None,
-            last_modified: str | None = None) -> str:
-        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL."""
+            last_modified: str | None = None, drip: float = 0.0,
+            headers: dict[str, str] | None = None, post: Any = ...) -> str:
+        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL.
+
+        With `post`, the route answers POST requests whose JSON body equals `post`
+        (`post=None`: any body) instead of GET.
+        """
         if content_type is None:
             content_type = ("application/json" if not isinstance(body, bytes | str)
                             else "application/xml" if _as_bytes(body).lstrip()[:1] == b"<"
                             else "text/plain")
-        self.routes[path] = Route(_as_bytes(body), status, content_type, delay, etag,
-                                  last_modified)
+        route = Route(_as_bytes(body), status, content_type, delay, etag, last_modified, drip,
+                      tuple((headers or {}).items()))
+        if post is ...:
+            self.routes[path] = route
+        else:
+            self.post_routes[(path, None if post is None else _canonical(post))] = route
         return self.url(path)
+
+    def route_for(self, method: str, path: str, body: bytes) -> Route | None:
+        if method == "GET":
+            return self.routes.get(path)
+        try:
+            key = _canonical(json.loads(body)) if body else None
+        except ValueError:
+            key = None
+        return self.post_routes.get((path, key)) or self.post_routes.get((path, None))
 
     def url(self, path: str) -> str:
         assert self._server is not None, "start the server first"
@@ -181,6 +234,7 @@ class BoardServer:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
