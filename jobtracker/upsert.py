@@ -108,6 +108,9 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         open_ids.discard(row["id"])
         if posting.description is None:     # no prose from the ATS: keep what is stored
             values = _with(values, "description", row["description"])
+            # A listing that gives its date only with the prose (Workday) keeps it too.
+            if posting.posted_at is None:
+                values = _with(values, "posted_at", row["posted_at"])
         if row["closed_at"] is not None:
             result.reopened += 1
         if row["closed_at"] is not None or tuple(row[c] for c in _CONTENT) != values:

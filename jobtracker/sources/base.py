@@ -228,3 +228,39 @@ def number(value: Any) -> float | None:
     except OverflowError:
         return None
     return result if result == result and abs(result) != float("inf") else None
+
+
+def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting | None],
+                 detail: Callable[[Any, NormalizedPosting], Request],
+                 enrich: Callable[[bytes, NormalizedPosting], NormalizedPosting],
+                 known: Known, cap: int) -> Plan:
+    """Postings read from list items, each new or changed one completed by one more request.
+
+    A job is fetched again when `known` has no description for it or the list gives
+    a change stamp (`updated_at`, else `posted_at`) that differs from the stored
+    one; at most `cap` per fetch, so a
+    board of thousands fills in over several fetches. A detail that fails or does
+    not read leaves that job without a description (the stored one is kept).
+    """
+    out = Postings()
+    fetched = 0
+    for item in items:
+        try:
+            posting = read(item)
+        except Exception:
+            out.skipped += 1
+            continue
+        if posting is None:
+            continue
+        stamp = posting.updated_at or posting.posted_at
+        stored = known.get(posting.external_id)
+        if (stored is None or (stamp and stamp != stored)) and fetched < cap:
+            fetched += 1
+            answer = yield detail(item, posting)
+            if answer.ok:
+                try:
+                    posting = enrich(answer.body, posting)
+                except Exception:
+                    log.debug("an unreadable description for %s", posting.external_id)
+        out.append(posting)
+    return out

@@ -507,7 +507,7 @@ def test_cli_fetch_one_source(server: BoardServer, ws: Workspace) -> None:
 
 
 @pytest.mark.parametrize(("sources_yaml", "args", "message"), [
-    ("boards:\n  - {ats: workday, token: x}\n", (), "sources.yaml:2: boards[0].ats"),
+    ("boards:\n  - {ats: nosuch, token: x}\n", (), "sources.yaml:2: boards[0].ats"),
     ("boards: []\n", (), "no boards or feeds"),
     ("boards:\n  - {ats: greenhouse, token: acme}\n", ("--source", "nope"), "no board or feed"),
 ], ids=["unknown-ats", "empty", "unknown-source"])
