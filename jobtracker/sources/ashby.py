@@ -19,6 +19,7 @@ from jobtracker.sources.base import (
     Source,
     description,
     guarded,
+    identifier,
     iso_time,
     jobs_list,
     number,
@@ -73,8 +74,8 @@ def _prose(job: dict[str, Any]) -> str | None:
 def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     if job.get("isListed") is False:
         return None     # unlisted jobs are reachable by link only; the board does not list them
-    job_id, title = job.get("id"), text_field(job.get("title"))
-    if not isinstance(job_id, str) or not job_id or not title:
+    job_id, title = identifier(job.get("id")), text_field(job.get("title"))
+    if not job_id or not title:
         return None
     salary_min, salary_max, currency = _salary(job)
     teams = [text_field(job.get(key)) for key in ("department", "team")]

@@ -21,6 +21,7 @@ from jobtracker.sources.base import (
     SourceError,
     description,
     guarded,
+    identifier,
     iso_time,
     load_json,
     number,
@@ -79,8 +80,8 @@ def _salary(posting: dict[str, Any]) -> tuple[float | None, float | None, str | 
 
 
 def _posting(posting: dict[str, Any], board: Board) -> NormalizedPosting | None:
-    job_id, title = posting.get("id"), text_field(posting.get("text"))
-    if not isinstance(job_id, str) or not job_id or not title:
+    job_id, title = identifier(posting.get("id")), text_field(posting.get("text"))
+    if not job_id or not title:
         return None
     categories = posting.get("categories")
     categories = categories if isinstance(categories, dict) else {}
