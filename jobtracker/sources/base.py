@@ -91,6 +91,9 @@ Plan = Generator[Request, Response, list[NormalizedPosting]]
 # per job: external id → the stored change stamp (`updated_at`, else `posted_at`,
 # else ""), listing only jobs that have a description.
 Known = Mapping[str, str]
+# Pass as `known` to read a listing only, without any per-job description request
+# (`jobtracker add --check` counts postings; it does not need their prose).
+LISTING_ONLY: Known = {"": "listing only"}
 
 
 @dataclass(frozen=True)
@@ -244,6 +247,8 @@ def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting |
     """
     out = Postings()
     fetched = 0
+    if known is LISTING_ONLY:
+        cap = 0
     for item in items:
         try:
             posting = read(item)

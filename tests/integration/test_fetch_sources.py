@@ -11,6 +11,7 @@ from typing import Any
 
 import aiosqlite
 import pytest
+from conftest import run_cli
 from servers.boards import (
     REMOTEOK_LEGAL,
     BoardServer,
@@ -44,6 +45,7 @@ from servers.boards import (
 from jobtracker import store
 from jobtracker.config import Board, Feed, Sources
 from jobtracker.fetch import BoardResult, fetch_all, make_client
+from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
 UUID_B = "1c6b2c3d-2345-4bcd-8ef0-123456789abc"
@@ -244,3 +246,15 @@ async def test_one_invalid_utf8_byte_fails_nothing(server: BoardServer,
     assert results["feed:jobs"].ok and results["feed:jobs"].new == 2
     titles = [row["title"] for row in await stored(conn, "greenhouse")]
     assert titles == ["Engineer \ufffd", "Designer"]
+
+
+def test_cli_fetch_says_how_many_items_it_skipped(server: BoardServer, ws: Workspace) -> None:
+    server.set("/lever", [lever_posting(UUID_A, "Engineer"), "not a posting"])
+    (ws / "sources.yaml").write_text(
+        f"boards:\n  - {{ats: lever, token: acme, url: '{server.url('/lever')}'}}\n",
+        encoding="utf-8")
+    done = run_cli("--home", str(ws.home), "fetch")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[0].startswith(
+        "[1/1] lever:acme  ok, 1 new, 0 updated, 0 closed, 1 unreadable skipped")
+    assert "Traceback" not in done.stderr
