@@ -16,14 +16,16 @@ import pytest
 from conftest import run_cli
 from servers.boards import (
     BoardServer,
-    Item,
     ashby_board,
     ashby_job,
-    atom,
     greenhouse_board,
     greenhouse_job,
-    json_feed,
     lever_posting,
+)
+from servers.shapes import (
+    Item,
+    atom,
+    json_feed,
     rss,
 )
 

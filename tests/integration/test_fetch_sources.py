@@ -13,17 +13,19 @@ import aiosqlite
 import pytest
 from conftest import run_cli
 from servers.boards import (
-    REMOTEOK_LEGAL,
     BoardServer,
-    Item,
     greenhouse_board,
     greenhouse_job,
+    lever_posting,
+)
+from servers.shapes import (
+    REMOTEOK_LEGAL,
+    Item,
     himalayas_job,
     himalayas_page,
     hn_comment,
     hn_search,
     hn_thread,
-    lever_posting,
     personio_position,
     personio_xml,
     recruitee_offer,

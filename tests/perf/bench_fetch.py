@@ -62,7 +62,7 @@ def report(label: str, seconds: float, results: list) -> None:
 
 async def run(boards: int, postings: int) -> None:
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "servers" / "boards.py"),
+        [sys.executable, str(ROOT / "tests" / "servers" / "bench_boards.py"),
          "--boards", str(boards), "--postings", str(postings)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:

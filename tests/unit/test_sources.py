@@ -6,14 +6,16 @@ import json
 
 import pytest
 from servers.boards import (
-    Item,
     ashby_board,
     ashby_job,
-    atom,
     greenhouse_board,
     greenhouse_job,
-    json_feed,
     lever_posting,
+)
+from servers.shapes import (
+    Item,
+    atom,
+    json_feed,
     rss,
 )
 

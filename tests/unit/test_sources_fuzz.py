@@ -18,21 +18,23 @@ from typing import Any
 
 import pytest
 from servers.boards import (
+    ashby_board,
+    ashby_job,
+    greenhouse_board,
+    greenhouse_job,
+    lever_posting,
+)
+from servers.shapes import (
     REMOTEOK_LEGAL,
     Item,
     answer_plan,
-    ashby_board,
-    ashby_job,
     atom,
-    greenhouse_board,
-    greenhouse_job,
     himalayas_job,
     himalayas_page,
     hn_comment,
     hn_search,
     hn_thread,
     json_feed,
-    lever_posting,
     personio_position,
     personio_xml,
     recruitee_offer,

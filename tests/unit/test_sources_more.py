@@ -7,7 +7,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from servers.boards import (
+from servers.shapes import (
     REMOTEOK_LEGAL,
     answer_plan,
     himalayas_job,
