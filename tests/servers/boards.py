@@ -71,6 +71,9 @@ def _as_bytes(body: bytes | str | Any) -> bytes:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"     # keep-alive, as real boards serve
+    # Headers and body go out as two writes: with Nagle's algorithm the body waits for
+    # the client's delayed ACK (~40 ms a response), which real servers do not impose.
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
@@ -170,7 +173,8 @@ class BoardServer:
             content_type: str | None = None, delay: float = 0.0, etag: str | None = None,
             last_modified: str | None = None, drip: float = 0.0,
             headers: dict[str, str] | None = None, post: Any = ...) -> str:
-        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL.
+        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL
+        (the path, before the server starts).
 
         With `post`, the route answers POST requests whose JSON body equals `post`
         (`post=None`: any body) instead of GET.
@@ -185,7 +189,7 @@ class BoardServer:
             self.routes[path] = route
         else:
             self.post_routes[(path, None if post is None else _canonical(post))] = route
-        return self.url(path)
+        return self.url(path) if self._server is not None else path
 
     def route_for(self, method: str, path: str, body: bytes) -> Route | None:
         if method == "GET":
