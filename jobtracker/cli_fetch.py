@@ -29,8 +29,9 @@ def _outcome(result: BoardResult) -> str:
     if result.not_modified:
         return "ok, not modified"
     reopened = f" ({result.reopened} reopened)" if result.reopened else ""
+    skipped = f", {result.skipped} unreadable skipped" if result.skipped else ""
     return (f"ok, {result.new} new, {result.updated} updated{reopened}, "
-            f"{result.closed} closed")
+            f"{result.closed} closed{skipped}")
 
 
 class _Progress:

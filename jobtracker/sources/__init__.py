@@ -7,10 +7,29 @@ Feeds are a separate kind (`feed.parse`), not an `ats` a board may name.
 
 from __future__ import annotations
 
-from jobtracker.sources import ashby, feed, greenhouse, lever
+from jobtracker.sources import (
+    ashby,
+    feed,
+    greenhouse,
+    hackernews,
+    himalayas,
+    lever,
+    personio,
+    recruitee,
+    remoteok,
+    remotive,
+    smartrecruiters,
+    workable,
+    workday,
+)
 from jobtracker.sources.base import NormalizedPosting, Source, SourceError
 
-_BOARDS: tuple[Source, ...] = (greenhouse.SOURCE, lever.SOURCE, ashby.SOURCE)
+_BOARDS: tuple[Source, ...] = (
+    greenhouse.SOURCE, lever.SOURCE, ashby.SOURCE,
+    workable.SOURCE, smartrecruiters.SOURCE, recruitee.SOURCE, personio.SOURCE, workday.SOURCE,
+    # Aggregators: many companies in one listing; each posting carries its company.
+    hackernews.SOURCE, remoteok.SOURCE, remotive.SOURCE, himalayas.SOURCE,
+)
 
 # ATS name (the `ats` of a board in sources.yaml) → its source.
 REGISTRY: dict[str, Source] = {source.name: source for source in _BOARDS}

@@ -15,8 +15,11 @@ from urllib.parse import quote
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     Source,
     description,
+    guarded,
+    identifier,
     iso_time,
     jobs_list,
     number,
@@ -69,8 +72,10 @@ def _prose(job: dict[str, Any]) -> str | None:
 
 
 def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
-    job_id, title = job.get("id"), text_field(job.get("title"))
-    if not isinstance(job_id, str) or not job_id or not title:
+    if job.get("isListed") is False:
+        return None     # unlisted jobs are reachable by link only; the board does not list them
+    job_id, title = identifier(job.get("id")), text_field(job.get("title"))
+    if not job_id or not title:
         return None
     salary_min, salary_max, currency = _salary(job)
     teams = [text_field(job.get(key)) for key in ("department", "team")]
@@ -91,11 +96,8 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     )
 
 
-def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
-    return [posting for job in jobs_list(payload, "an Ashby")
-            # Unlisted jobs are reachable by link only; the board does not advertise them.
-            if job.get("isListed") is not False
-            if (posting := _posting(job, board)) is not None]
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
+    return guarded(jobs_list(payload, "an Ashby"), lambda job: _posting(job, board))
 
 
 SOURCE = Source("ashby", default_url, parse, match_url)

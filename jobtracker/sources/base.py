@@ -1,18 +1,25 @@
 """What every source module produces, and the small helpers they share.
 
-A source module is pure: it turns one response body into `NormalizedPosting`s.
-It does no HTTP (jobtracker/fetch.py does), opens no connection and reads no clock.
+A source module is pure: it turns response bodies into `NormalizedPosting`s.
+It does no HTTP (jobtracker/download.py does), opens no connection and reads no clock.
+A source that needs more than one request (paging, a POST, per-job descriptions)
+says which requests as a *plan*: a generator that yields `Request`s, is sent each
+`Response`, and returns the postings (see `Plan`).
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from dataclasses import dataclass
+import logging
+from collections.abc import Callable, Generator, Iterable, Mapping
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 
 from jobtracker.text import clean_text, one_line
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 # Longer descriptions are cut: nothing a model or a person reads needs more, and one
 # pasted blob must not bloat the database or the TUI.
@@ -44,9 +51,55 @@ class NormalizedPosting:
     updated_at: str | None = None
 
 
+class Postings(list[NormalizedPosting]):
+    """A parser's postings, and how many items it skipped as unreadable."""
+
+    skipped: int = 0
+
+
+@dataclass(frozen=True)
+class Request:
+    """One HTTP request a plan asks for.
+
+    `conditional`: the board's stored ETag / Last-Modified may be sent, and a 304
+    ends the fetch as "not modified" (only for a single-request listing).
+    `optional`: an HTTP error is handed back to the plan instead of failing the
+    board (a per-job description that 404s leaves that job without one).
+    """
+
+    url: str
+    method: str = "GET"
+    json: Any = None
+    conditional: bool = False
+    optional: bool = False
+
+
+@dataclass(frozen=True)
+class Response:
+    status: int
+    body: bytes
+    headers: Mapping[str, str] = field(default_factory=dict)
+
+    @property
+    def ok(self) -> bool:
+        return self.status == 200
+
+
+# A plan: yields Requests, is sent their Responses, returns the board's postings.
+Plan = Generator[Request, Response, list[NormalizedPosting]]
+# What the database already holds for a board, for plans that fetch descriptions
+# per job: external id → the stored change stamp (`updated_at`, else `posted_at`,
+# else ""), listing only jobs that have a description.
+Known = Mapping[str, str]
+# Pass as `known` to read a listing only, without any per-job description request
+# (`jobtracker add --check` counts postings; it does not need their prose).
+LISTING_ONLY: Known = {"": "listing only"}
+
+
 @dataclass(frozen=True)
 class Source:
-    """A job-board API: its public address and its parser.
+    """A job-board API: its public address, its parser and, if it needs several
+    requests, its plan.
 
     `match_url` recognises one of this ATS's public job pages (as a feed item links
     to) and returns `(token, external_id)`, so a feed's blurb and the ATS's posting
@@ -57,24 +110,79 @@ class Source:
     default_url: Callable[[str], str]
     parse: Callable[..., list[NormalizedPosting]]
     match_url: Callable[[str], tuple[str, str] | None]
+    plan: Callable[[Any, str, Known], Plan] | None = None
+
+    def start(self, board: Any, url: str, known: Known) -> Plan:
+        """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""
+        if self.plan is not None:
+            return self.plan(board, url, known)
+        return single_get(self.parse, board, url)
+
+
+def single_get(parse: Callable[..., list[NormalizedPosting]], config: Any, url: str) -> Plan:
+    """The plan of a listing that is one conditional GET."""
+    response = yield Request(url, conditional=True)
+    return parse(response.body, config)
+
+
+def guarded(items: Iterable[T], read: Callable[[T], NormalizedPosting | None],
+            skipped: int = 0) -> Postings:
+    """`read` applied to each item; an item it cannot read is skipped and counted.
+
+    One odd item (a field of the wrong type, a value no parser foresaw) must never
+    fail the board: only a bad envelope does (SourceError, raised before this).
+    """
+    out = Postings()
+    out.skipped = skipped
+    for item in items:
+        try:
+            posting = read(item)
+        except Exception as exc:
+            log.debug("skipped an unreadable item: %s: %s", type(exc).__name__, exc)
+            out.skipped += 1
+            continue
+        if posting is not None:
+            out.append(posting)
+    return out
 
 
 def load_json(payload: bytes | str | Any) -> Any:
     """A response body as JSON; an already-decoded object passes through."""
-    if isinstance(payload, bytes | bytearray | str):
+    if isinstance(payload, bytes | bytearray):
+        # One invalid UTF-8 byte in one posting must not fail the board: it reads
+        # as U+FFFD in that posting's text.
+        payload = bytes(payload).decode("utf-8", "replace")
+    if isinstance(payload, str):
         try:
             return json.loads(payload)
-        except (ValueError, UnicodeDecodeError) as exc:
+        except (ValueError, RecursionError) as exc:
             raise SourceError(f"malformed JSON: {exc}") from None
     return payload
 
 
-def jobs_list(payload: bytes | str | Any, board_kind: str) -> list[dict[str, Any]]:
-    """The job objects of a board answering `{"jobs": [...]}` (Greenhouse, Ashby)."""
-    data = load_json(payload)
-    if not isinstance(data, dict) or not isinstance(data.get("jobs"), list):
-        raise SourceError(f"not {board_kind} job board: expected an object with a 'jobs' list")
-    return [job for job in data["jobs"] if isinstance(job, dict)]
+def object_list(data: Any, key: str, board_kind: str) -> list[Any]:
+    """`data[key]` when `data` is an object holding a list there, else SourceError."""
+    if not isinstance(data, dict) or not isinstance(data.get(key), list):
+        raise SourceError(f"not {board_kind} listing: expected an object with a {key!r} list")
+    return data[key]
+
+
+def jobs_list(payload: bytes | str | Any, board_kind: str) -> list[Any]:
+    """The items of a board answering `{"jobs": [...]}` (Greenhouse, Ashby)."""
+    return object_list(load_json(payload), "jobs", board_kind)
+
+
+def mapping(value: Any) -> dict[str, Any]:
+    """`value` if it is an object, else an empty one: nested fields of any type read safely."""
+    return value if isinstance(value, dict) else {}
+
+
+def identifier(value: Any, limit: int = 500) -> str:
+    """An id as text: strings and whole numbers only (a dict or a float is no id)."""
+    if isinstance(value, bool) or not isinstance(value, str | int):
+        return ""
+    text = str(value).strip()
+    return text if 0 < len(text) <= limit else ""
 
 
 def text_field(value: Any, limit: int = 300) -> str:
@@ -102,17 +210,62 @@ def iso_time(value: Any) -> str | None:
         if isinstance(value, int | float):
             moment = datetime.fromtimestamp(value / 1000, UTC)
         else:
-            text = str(value).strip()
+            text = str(value).strip()[:64]
+            if text.endswith(" UTC"):             # Recruitee: "2026-09-01 10:00:00 UTC"
+                text = text[:-4] + "+00:00"
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
             if moment.tzinfo is None:
                 return moment.isoformat()
             moment = moment.astimezone(UTC)
-    except (ValueError, OverflowError, OSError):
+    except (ValueError, OverflowError, OSError, TypeError):
         return None
     return moment.isoformat().replace("+00:00", "Z")
 
 
 def number(value: Any) -> float | None:
+    """A finite number, else None (NaN and infinities are no salary)."""
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None
-    return float(value)
+    try:
+        result = float(value)
+    except OverflowError:
+        return None
+    return result if result == result and abs(result) != float("inf") else None
+
+
+def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting | None],
+                 detail: Callable[[Any, NormalizedPosting], Request],
+                 enrich: Callable[[bytes, NormalizedPosting], NormalizedPosting],
+                 known: Known, cap: int) -> Plan:
+    """Postings read from list items, each new or changed one completed by one more request.
+
+    A job is fetched again when `known` has no description for it or the list gives
+    a change stamp (`updated_at`, else `posted_at`) that differs from the stored
+    one; at most `cap` per fetch, so a
+    board of thousands fills in over several fetches. A detail that fails or does
+    not read leaves that job without a description (the stored one is kept).
+    """
+    out = Postings()
+    fetched = 0
+    if known is LISTING_ONLY:
+        cap = 0
+    for item in items:
+        try:
+            posting = read(item)
+        except Exception:
+            out.skipped += 1
+            continue
+        if posting is None:
+            continue
+        stamp = posting.updated_at or posting.posted_at
+        stored = known.get(posting.external_id)
+        if (stored is None or (stamp and stamp != stored)) and fetched < cap:
+            fetched += 1
+            answer = yield detail(item, posting)
+            if answer.ok:
+                try:
+                    posting = enrich(answer.body, posting)
+                except Exception:
+                    log.debug("an unreadable description for %s", posting.external_id)
+        out.append(posting)
+    return out

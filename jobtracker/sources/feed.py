@@ -4,9 +4,8 @@ A feed item usually holds a blurb, not the full posting, so every posting read
 here has `description_source = 'feed'`; when the same job is fetched from its ATS
 the prose replaces the blurb (see jobtracker/fetch.py for how the two are linked).
 
-XML is parsed with expat directly and refuses any DTD: no document type, no entity
-declarations, so no entity expansion ("billion laughs") and no external entities.
-That is defusedxml's `forbid_dtd` stance, without the dependency.
+XML is read by `safexml.parse_xml`, which refuses any DTD (no entity expansion,
+no external entities).
 """
 
 from __future__ import annotations
@@ -15,63 +14,22 @@ import hashlib
 import xml.etree.ElementTree as ET
 from email.utils import parsedate_to_datetime
 from typing import Any
-from xml.parsers import expat
 
 from jobtracker.config import Feed
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     SourceError,
     description,
+    guarded,
     iso_time,
     load_json,
     text_field,
 )
+from jobtracker.sources.safexml import parse_xml
 from jobtracker.text import html_to_text
 
 ATOM = "{http://www.w3.org/2005/Atom}"
-
-
-# --- safe XML ----------------------------------------------------------------------
-
-def _refuse_dtd(*_args: Any) -> None:
-    raise SourceError("XML with a document type or entity declarations is refused")
-
-
-def _qualified(name: str) -> str:
-    """expat's `uri}local` → ElementTree's `{uri}local`."""
-    return "{" + name if "}" in name else name
-
-
-class _TreeFeeder:
-    """Forwards expat's events to an ElementTree TreeBuilder."""
-
-    def __init__(self) -> None:
-        self.builder = ET.TreeBuilder()
-
-    def start(self, name: str, attrs: dict[str, str]) -> None:
-        self.builder.start(_qualified(name), {_qualified(k): v for k, v in attrs.items()})
-
-    def end(self, name: str) -> None:
-        self.builder.end(_qualified(name))
-
-
-def parse_xml(data: bytes | str) -> ET.Element:
-    """An element tree from untrusted XML; any DTD is refused before it is read."""
-    parser = expat.ParserCreate(namespace_separator="}")
-    feeder = _TreeFeeder()
-    parser.buffer_text = True
-    parser.StartDoctypeDeclHandler = _refuse_dtd
-    parser.EntityDeclHandler = _refuse_dtd
-    parser.UnparsedEntityDeclHandler = _refuse_dtd
-    parser.ExternalEntityRefHandler = _refuse_dtd
-    parser.StartElementHandler = feeder.start
-    parser.EndElementHandler = feeder.end
-    parser.CharacterDataHandler = feeder.builder.data
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as exc:
-        raise SourceError(f"malformed XML: {exc}") from None
-    return feeder.builder.close()
 
 
 # --- reading elements by local name (RSS 1.0 puts items in a namespace) -----------
@@ -133,24 +91,23 @@ def _rfc822(value: str) -> str | None:
         return iso_time(value)      # some feeds put ISO 8601 in pubDate
 
 
-def _rss(root: ET.Element, feed: Feed) -> list[NormalizedPosting]:
+def _rss_item(item: ET.Element, feed: Feed) -> NormalizedPosting | None:
+    link = _text(item, "link")
+    return _item(
+        feed,
+        external_id=_id(_text(item, "guid"), link),
+        title=_text(item, "title"),
+        url=link,
+        blurb=html_to_text(_text(item, "encoded", "description")),
+        location=_text(item, "location", "region"),
+        company=_text(item, "creator", "company", "author"),
+        posted=_rfc822(_text(item, "pubDate", "date")),
+    )
+
+
+def _rss(root: ET.Element, feed: Feed) -> Postings:
     items = [element for element in root.iter() if _local(element.tag) == "item"]
-    out = []
-    for item in items:
-        link = _text(item, "link")
-        posting = _item(
-            feed,
-            external_id=_id(_text(item, "guid"), link),
-            title=_text(item, "title"),
-            url=link,
-            blurb=html_to_text(_text(item, "encoded", "description")),
-            location=_text(item, "location", "region"),
-            company=_text(item, "creator", "company", "author"),
-            posted=_rfc822(_text(item, "pubDate", "date")),
-        )
-        if posting:
-            out.append(posting)
-    return out
+    return guarded(items, lambda item: _rss_item(item, feed))
 
 
 def _atom_text(element: ET.Element | None) -> str:
@@ -175,28 +132,27 @@ def _atom_link(entry: ET.Element) -> str:
     return ""
 
 
-def _atom(root: ET.Element, feed: Feed) -> list[NormalizedPosting]:
-    out = []
-    for entry in root.findall(f"{ATOM}entry"):
-        link = _atom_link(entry)
-        author = entry.find(f"{ATOM}author/{ATOM}name")
-        posting = _item(
-            feed,
-            external_id=_id(entry.findtext(f"{ATOM}id") or "", link),
-            title=_atom_text(entry.find(f"{ATOM}title")),
-            url=link,
-            blurb=_atom_text(entry.find(f"{ATOM}content"))
-            or _atom_text(entry.find(f"{ATOM}summary")),
-            location=_text(entry, "location"),
-            company="".join(author.itertext()) if author is not None else "",
-            # `published` is optional in Atom; `updated` is the entry's only sure date.
-            posted=iso_time(entry.findtext(f"{ATOM}published")
-                            or entry.findtext(f"{ATOM}updated")),
-            updated=iso_time(entry.findtext(f"{ATOM}updated")),
-        )
-        if posting:
-            out.append(posting)
-    return out
+def _atom_entry(entry: ET.Element, feed: Feed) -> NormalizedPosting | None:
+    link = _atom_link(entry)
+    author = entry.find(f"{ATOM}author/{ATOM}name")
+    return _item(
+        feed,
+        external_id=_id(entry.findtext(f"{ATOM}id") or "", link),
+        title=_atom_text(entry.find(f"{ATOM}title")),
+        url=link,
+        blurb=_atom_text(entry.find(f"{ATOM}content"))
+        or _atom_text(entry.find(f"{ATOM}summary")),
+        location=_text(entry, "location"),
+        company="".join(author.itertext()) if author is not None else "",
+        # `published` is optional in Atom; `updated` is the entry's only sure date.
+        posted=iso_time(entry.findtext(f"{ATOM}published")
+                        or entry.findtext(f"{ATOM}updated")),
+        updated=iso_time(entry.findtext(f"{ATOM}updated")),
+    )
+
+
+def _atom(root: ET.Element, feed: Feed) -> Postings:
+    return guarded(root.findall(f"{ATOM}entry"), lambda entry: _atom_entry(entry, feed))
 
 
 def _json_author(item: dict[str, Any]) -> str:
@@ -211,36 +167,33 @@ def _str(value: Any) -> str:
     return value if isinstance(value, str) else ("" if value is None else str(value))
 
 
-def _json_feed(data: dict[str, Any], feed: Feed) -> list[NormalizedPosting]:
+def _json_item(item: dict[str, Any], feed: Feed) -> NormalizedPosting | None:
+    url = _str(item.get("url") or item.get("external_url"))
+    if isinstance(item.get("content_html"), str):
+        blurb = html_to_text(item["content_html"])
+    else:
+        blurb = _str(item.get("content_text") or item.get("summary"))
+    return _item(
+        feed,
+        external_id=_id(_str(item.get("id")), url),
+        title=_str(item.get("title")),
+        url=url,
+        blurb=blurb,
+        location=_str(item.get("location")),
+        company=_json_author(item),
+        posted=iso_time(item.get("date_published")),
+        updated=iso_time(item.get("date_modified")),
+    )
+
+
+def _json_feed(data: dict[str, Any], feed: Feed) -> Postings:
     items = data.get("items")
     if not isinstance(items, list):
         raise SourceError("not a JSON Feed: expected an 'items' list")
-    out = []
-    for item in items:
-        if not isinstance(item, dict):
-            continue
-        url = _str(item.get("url") or item.get("external_url"))
-        if isinstance(item.get("content_html"), str):
-            blurb = html_to_text(item["content_html"])
-        else:
-            blurb = _str(item.get("content_text") or item.get("summary"))
-        posting = _item(
-            feed,
-            external_id=_id(_str(item.get("id")), url),
-            title=_str(item.get("title")),
-            url=url,
-            blurb=blurb,
-            location=_str(item.get("location")),
-            company=_json_author(item),
-            posted=iso_time(item.get("date_published")),
-            updated=iso_time(item.get("date_modified")),
-        )
-        if posting:
-            out.append(posting)
-    return out
+    return guarded(items, lambda item: _json_item(item, feed))
 
 
-def parse(payload: bytes | str | Any, feed: Feed) -> list[NormalizedPosting]:
+def parse(payload: bytes | str | Any, feed: Feed) -> Postings:
     """Postings from an RSS, Atom or JSON Feed body (the format is read from the body)."""
     if isinstance(payload, bytes | bytearray):
         payload = bytes(payload)

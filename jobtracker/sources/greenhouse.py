@@ -14,8 +14,11 @@ from urllib.parse import parse_qs, quote, urlsplit
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     Source,
     description,
+    guarded,
+    identifier,
     iso_time,
     jobs_list,
     text_field,
@@ -69,14 +72,14 @@ def _location(job: dict[str, Any]) -> str:
 
 
 def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
-    job_id, title = job.get("id"), text_field(job.get("title"))
-    if job_id is None or isinstance(job_id, dict | list) or not title:
+    job_id, title = identifier(job.get("id")), text_field(job.get("title"))
+    if not job_id or not title:
         return None
     location = _location(job)
     content = job.get("content")
     prose = html_to_text(unescape_content(content)) if isinstance(content, str) else None
     return NormalizedPosting(
-        external_id=str(job_id),
+        external_id=job_id,
         title=title,
         company=board.company,
         location=location,
@@ -90,9 +93,8 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     )
 
 
-def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
-    return [posting for job in jobs_list(payload, "a Greenhouse")
-            if (posting := _posting(job, board)) is not None]
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
+    return guarded(jobs_list(payload, "a Greenhouse"), lambda job: _posting(job, board))
 
 
 SOURCE = Source("greenhouse", default_url, parse, match_url)

@@ -16,9 +16,12 @@ from urllib.parse import quote
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     NormalizedPosting,
+    Postings,
     Source,
     SourceError,
     description,
+    guarded,
+    identifier,
     iso_time,
     load_json,
     number,
@@ -50,7 +53,8 @@ def _prose(posting: dict[str, Any]) -> str | None:
         parts.append(posting["description"])
     elif isinstance(posting.get("descriptionPlain"), str):
         parts.append(f"<pre>{html.escape(posting['descriptionPlain'])}</pre>")
-    for item in posting.get("lists") or []:
+    lists = posting.get("lists")
+    for item in lists if isinstance(lists, list) else []:
         if not isinstance(item, dict):
             continue
         heading = item.get("text")
@@ -76,8 +80,8 @@ def _salary(posting: dict[str, Any]) -> tuple[float | None, float | None, str | 
 
 
 def _posting(posting: dict[str, Any], board: Board) -> NormalizedPosting | None:
-    job_id, title = posting.get("id"), text_field(posting.get("text"))
-    if not isinstance(job_id, str) or not job_id or not title:
+    job_id, title = identifier(posting.get("id")), text_field(posting.get("text"))
+    if not job_id or not title:
         return None
     categories = posting.get("categories")
     categories = categories if isinstance(categories, dict) else {}
@@ -99,15 +103,14 @@ def _posting(posting: dict[str, Any], board: Board) -> NormalizedPosting | None:
     )
 
 
-def parse(payload: bytes | str | Any, board: Board) -> list[NormalizedPosting]:
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
     data = load_json(payload)
     if isinstance(data, dict) and data.get("ok") is False:
         reason = text_field(data.get("error")) or "no reason given"
         raise SourceError(f"Lever says the board does not exist: {reason}")
     if not isinstance(data, list):
         raise SourceError("not a Lever postings list: expected a JSON array")
-    return [posting for item in data if isinstance(item, dict)
-            if (posting := _posting(item, board)) is not None]
+    return guarded(data, lambda item: _posting(item, board))
 
 
 SOURCE = Source("lever", default_url, parse, match_url)

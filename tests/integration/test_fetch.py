@@ -16,14 +16,16 @@ import pytest
 from conftest import run_cli
 from servers.boards import (
     BoardServer,
-    Item,
     ashby_board,
     ashby_job,
-    atom,
     greenhouse_board,
     greenhouse_job,
-    json_feed,
     lever_posting,
+)
+from servers.shapes import (
+    Item,
+    atom,
+    json_feed,
     rss,
 )
 
@@ -507,7 +509,7 @@ def test_cli_fetch_one_source(server: BoardServer, ws: Workspace) -> None:
 
 
 @pytest.mark.parametrize(("sources_yaml", "args", "message"), [
-    ("boards:\n  - {ats: workday, token: x}\n", (), "sources.yaml:2: boards[0].ats"),
+    ("boards:\n  - {ats: nosuch, token: x}\n", (), "sources.yaml:2: boards[0].ats"),
     ("boards: []\n", (), "no boards or feeds"),
     ("boards:\n  - {ats: greenhouse, token: acme}\n", ("--source", "nope"), "no board or feed"),
 ], ids=["unknown-ats", "empty", "unknown-source"])

@@ -2,11 +2,13 @@
 
 Run from the repository root:
 
-    .venv/bin/python tests/perf/bench_fetch.py [--boards 300] [--postings 100]
+    .venv/bin/python tests/perf/bench_fetch.py [--boards 300] [--postings 100] [--mix]
 
-The boards are served by tests/servers/boards.py in a separate process (so the
-server does not share the fetcher's CPU time slice or GIL), each a Greenhouse-shaped
-response with ~3 KB HTML descriptions. Three passes are timed against one database:
+The boards are served by tests/servers/bench_boards.py in a separate process (so
+the server does not share the fetcher's CPU time slice or GIL), each a
+Greenhouse-shaped response with ~3 KB HTML descriptions; with `--mix`, board i has
+the i-th of all twelve source shapes in turn (paging, POSTs and per-job description
+requests included). Three passes are timed against one database:
 
 - first:   every posting is new (insert)
 - again:   conditional requests, every board answers 304 Not Modified
@@ -26,6 +28,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
+
+from servers.bench_boards import mix_address  # noqa: E402
 
 from jobtracker import store  # noqa: E402
 from jobtracker.config import Board, Sources  # noqa: E402
@@ -60,20 +65,28 @@ def report(label: str, seconds: float, results: list) -> None:
           f"failed {failed}")
 
 
-async def run(boards: int, postings: int) -> None:
+def bench_sources(base: str, boards: int, mix: bool) -> Sources:
+    if not mix:
+        return Sources(boards=tuple(Board("greenhouse", f"bench{i}", f"Company {i}",
+                                          f"{base}{i}") for i in range(boards)))
+    return Sources(boards=tuple(
+        Board(ats, f"bench{i}" if ats != "workday" else f"t{i}.wd1/s", f"Company {i}", url)
+        for i in range(boards) for ats, url in [mix_address(base, i)]))
+
+
+async def run(boards: int, postings: int, mix: bool) -> None:
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "tests" / "servers" / "boards.py"),
-         "--boards", str(boards), "--postings", str(postings)],
+        [sys.executable, str(ROOT / "tests" / "servers" / "bench_boards.py"),
+         "--boards", str(boards), "--postings", str(postings), *(["--mix"] if mix else [])],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert server.stdout is not None
         base = server.stdout.readline().strip()
-        sources = Sources(boards=tuple(
-            Board("greenhouse", f"bench{i}", f"Company {i}", f"{base}{i}")
-            for i in range(boards)))
+        sources = bench_sources(base, boards, mix)
         with tempfile.TemporaryDirectory() as tmp:
             db = Path(tmp) / "bench.db"
-            print(f"{boards} boards x {postings} postings, served from {base}")
+            shapes = "every source shape in turn" if mix else "Greenhouse shape"
+            print(f"{boards} boards x {postings} postings ({shapes}), served from {base}")
             seconds, results = await timed_pass(db, sources)
             report("first", seconds, results)
             print(f"         {await count_postings(db)} postings stored")
@@ -92,8 +105,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--boards", type=int, default=300)
     parser.add_argument("--postings", type=int, default=100)
+    parser.add_argument("--mix", action="store_true",
+                        help="board i gets the i-th of every source shape in turn")
     args = parser.parse_args()
-    asyncio.run(run(args.boards, args.postings))
+    asyncio.run(run(args.boards, args.postings, args.mix))
 
 
 if __name__ == "__main__":

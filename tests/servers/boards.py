@@ -1,8 +1,8 @@
 """A real HTTP server on 127.0.0.1 serving job boards and feeds, for tests and benchmarks.
 
-Each route is a path with a fixed response; the body builders below produce each
-ATS's public API shape (Greenhouse, Lever, Ashby) and each feed format (RSS 2.0,
-Atom, JSON Feed)::
+Each route is a path (query included) with a fixed response, for GET, or for a
+POST with a given JSON body (`post=`); the body builders below produce the public
+API shape of Greenhouse, Lever and Ashby::
 
     with BoardServer() as server:
         server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "Senior Engineer")]),
@@ -10,32 +10,28 @@ Atom, JSON Feed)::
         url = server.url("/gh/acme")
 
 Unknown paths answer a plain-text 404 (as Ashby does). A route can be slow
-(`delay` seconds, without holding up other requests), have any status and body,
+(`delay` seconds, without holding up other requests), send its body one byte at a
+time (`drip` seconds apart), carry extra headers (`Retry-After`), have any status and body,
 and carry an ETag and/or Last-Modified: a request whose If-None-Match or
 If-Modified-Since matches gets 304 with no body. `server.requests` records
 (path, lower-cased headers) of every request; `server.peak_in_flight` is the most
 requests it was answering at once.
 
-`python tests/servers/boards.py --boards 300 --postings 100` serves a benchmark set
-(`/bench/{i}` in Greenhouse shape) and prints its base URL on the first line.
+Feed bodies and the second wave of sources are in servers/shapes.py; the
+benchmark set is servers/bench_boards.py.
 """
 
 from __future__ import annotations
 
-import argparse
 import contextlib
 import html
 import json
-import sys
 import threading
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import UTC, datetime
-from email.utils import format_datetime
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
-from xml.sax.saxutils import escape as xml_escape
 
 
 @dataclass(frozen=True)
@@ -46,12 +42,23 @@ class Route:
     delay: float = 0.0
     etag: str | None = None
     last_modified: str | None = None
+    drip: float = 0.0                     # seconds between single bytes of the body
+    headers: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)
 class Recorded:
     path: str
     headers: dict[str, str]
+    method: str = "GET"
+    body: bytes = b""
+
+    def json(self) -> Any:
+        return json.loads(self.body)
+
+
+def _canonical(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
 
 
 def _as_bytes(body: bytes | str | Any) -> bytes:
@@ -64,17 +71,28 @@ def _as_bytes(body: bytes | str | Any) -> bytes:
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"     # keep-alive, as real boards serve
+    # Headers and body go out as two writes: with Nagle's algorithm the body waits for
+    # the client's delayed ACK (~40 ms a response), which real servers do not impose.
+    disable_nagle_algorithm = True
     server: _Server
 
     def log_message(self, format: str, *args: Any) -> None:  # quiet in tests
         return None
 
     def do_GET(self) -> None:
+        self._handle("GET", b"")
+
+    def do_POST(self) -> None:
+        length = int(self.headers.get("Content-Length") or 0)
+        self._handle("POST", self.rfile.read(length) if length else b"")
+
+    def _handle(self, method: str, body: bytes) -> None:
         owner = self.server.owner
-        owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()}))
+        owner.record(Recorded(self.path, {k.lower(): v for k, v in self.headers.items()},
+                              method, body))
         owner.entered()
         try:
-            self._answer(owner.routes.get(self.path))
+            self._answer(owner.route_for(method, self.path, body))
         finally:
             owner.left()
 
@@ -113,9 +131,22 @@ class _Handler(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         if route is not None:
             self._validators(route)
+            for name, value in route.headers:
+                self.send_header(name, value)
         self.end_headers()
         with contextlib.suppress(BrokenPipeError, ConnectionResetError):  # client gave up
-            self.wfile.write(body)
+            if route is not None and route.drip:
+                self._drip(body, route.drip)
+            else:
+                self.wfile.write(body)
+
+    def _drip(self, body: bytes, pause: float) -> None:
+        """One byte, a pause, the next: a server no per-read timeout ever catches."""
+        for index in range(len(body)):
+            self.wfile.write(body[index:index + 1])
+            self.wfile.flush()
+            if self.server.owner.stopping.wait(pause):
+                return
 
 
 class _Server(ThreadingHTTPServer):
@@ -128,6 +159,9 @@ class BoardServer:
 
     def __init__(self) -> None:
         self.routes: dict[str, Route] = {}
+        # POST routes: (path, JSON body as sorted text) → route; a body of None matches any.
+        self.post_routes: dict[tuple[str, str | None], Route] = {}
+        self.stopping = threading.Event()
         self._requests: list[Recorded] = []
         self._lock = threading.Lock()
         self.in_flight = 0
@@ -137,15 +171,34 @@ class BoardServer:
 
     def set(self, path: str, body: bytes | str | Any, *, status: int = 200,
             content_type: str | None = None, delay: float = 0.0, etag: str | None = None,
-            last_modified: str | None = None) -> str:
-        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL."""
+            last_modified: str | None = None, drip: float = 0.0,
+            headers: dict[str, str] | None = None, post: Any = ...) -> str:
+        """Serve `body` at `path` (dicts and lists as JSON). Returns the full URL
+        (the path, before the server starts).
+
+        With `post`, the route answers POST requests whose JSON body equals `post`
+        (`post=None`: any body) instead of GET.
+        """
         if content_type is None:
             content_type = ("application/json" if not isinstance(body, bytes | str)
                             else "application/xml" if _as_bytes(body).lstrip()[:1] == b"<"
                             else "text/plain")
-        self.routes[path] = Route(_as_bytes(body), status, content_type, delay, etag,
-                                  last_modified)
-        return self.url(path)
+        route = Route(_as_bytes(body), status, content_type, delay, etag, last_modified, drip,
+                      tuple((headers or {}).items()))
+        if post is ...:
+            self.routes[path] = route
+        else:
+            self.post_routes[(path, None if post is None else _canonical(post))] = route
+        return self.url(path) if self._server is not None else path
+
+    def route_for(self, method: str, path: str, body: bytes) -> Route | None:
+        if method == "GET":
+            return self.routes.get(path)
+        try:
+            key = _canonical(json.loads(body)) if body else None
+        except ValueError:
+            key = None
+        return self.post_routes.get((path, key)) or self.post_routes.get((path, None))
 
     def url(self, path: str) -> str:
         assert self._server is not None, "start the server first"
@@ -181,6 +234,7 @@ class BoardServer:
         return self
 
     def stop(self) -> None:
+        self.stopping.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -297,106 +351,3 @@ def ashby_job(job_id: str, title: str, *, location: str = "Berlin",
 
 def ashby_board(jobs: list[dict[str, Any]]) -> dict[str, Any]:
     return {"apiVersion": "1", "jobs": jobs}
-
-
-# --- feeds --------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class Item:
-    """One feed item, written out by `rss`, `atom` or `json_feed`."""
-
-    guid: str
-    title: str
-    link: str
-    blurb_html: str = "<p>A short blurb.</p>"
-    published: datetime = datetime(2026, 9, 1, 9, 30, tzinfo=UTC)
-    author: str = ""
-    location: str = ""
-
-
-def rss(items: Iterable[Item], title: str = "Jobs") -> str:
-    parts = [f'<?xml version="1.0" encoding="UTF-8"?>\n<rss version="2.0" '
-             f'xmlns:dc="http://purl.org/dc/elements/1.1/"><channel><title>{xml_escape(title)}'
-             f"</title><link>https://example.org/</link><description>jobs</description>"]
-    for item in items:
-        parts.append(
-            f"<item><title>{xml_escape(item.title)}</title><link>{xml_escape(item.link)}</link>"
-            f'<guid isPermaLink="false">{xml_escape(item.guid)}</guid>'
-            f"<description>{xml_escape(item.blurb_html)}</description>"
-            f"<pubDate>{format_datetime(item.published)}</pubDate>"
-            + (f"<dc:creator>{xml_escape(item.author)}</dc:creator>" if item.author else "")
-            + (f"<location>{xml_escape(item.location)}</location>" if item.location else "")
-            + "</item>")
-    parts.append("</channel></rss>")
-    return "".join(parts)
-
-
-def atom(items: Iterable[Item], title: str = "Jobs") -> str:
-    parts = ['<?xml version="1.0" encoding="utf-8"?>\n<feed xmlns="http://www.w3.org/2005/Atom">'
-             f"<title>{xml_escape(title)}</title><id>urn:jobs</id>"
-             "<updated>2026-09-01T00:00:00Z</updated>"]
-    for item in items:
-        parts.append(
-            f"<entry><id>{xml_escape(item.guid)}</id><title type=\"text\">"
-            f"{xml_escape(item.title)}</title><link rel=\"alternate\" "
-            f"href=\"{xml_escape(item.link)}\"/><updated>{item.published.isoformat()}</updated>"
-            f"<summary type=\"html\">{xml_escape(item.blurb_html)}</summary>"
-            + (f"<author><name>{xml_escape(item.author)}</name></author>" if item.author else "")
-            + "</entry>")
-    parts.append("</feed>")
-    return "".join(parts)
-
-
-def json_feed(items: Iterable[Item], title: str = "Jobs") -> dict[str, Any]:
-    return {
-        "version": "https://jsonfeed.org/version/1.1",
-        "title": title,
-        "items": [
-            {"id": item.guid, "url": item.link, "title": item.title,
-             "content_html": item.blurb_html, "date_published": item.published.isoformat(),
-             **({"authors": [{"name": item.author}]} if item.author else {})}
-            for item in items
-        ],
-    }
-
-
-# --- the benchmark set --------------------------------------------------------------
-
-BENCH_PARAGRAPH = (
-    "<p>We are looking for an engineer to join our <strong>platform</strong> team. You will "
-    "design, build and run services that thousands of customers rely on every day.</p>"
-    "<ul><li>Five or more years with Python or Go</li><li>Experience with PostgreSQL "
-    "&amp; distributed systems</li><li>Care for <em>operability</em> and clear docs</li></ul>"
-)
-BENCH_TITLES = ("Senior Backend Engineer", "Staff Engineer", "Software Engineer II",
-                "Engineering Manager", "Junior Frontend Developer", "Principal Engineer")
-
-
-def bench_board(board: int, postings: int) -> bytes:
-    """A Greenhouse-shaped board of `postings` jobs with ~3 KB descriptions each."""
-    content = BENCH_PARAGRAPH * 6
-    jobs = [greenhouse_job(board * 100_000 + i, f"{BENCH_TITLES[i % len(BENCH_TITLES)]} {i}",
-                           content_html=content, token=f"bench{board}")
-            for i in range(postings)]
-    return json.dumps(greenhouse_board(jobs)).encode()
-
-
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description="serve a benchmark set of boards")
-    parser.add_argument("--boards", type=int, default=300)
-    parser.add_argument("--postings", type=int, default=100)
-    args = parser.parse_args(argv)
-    server = BoardServer()
-    for board in range(args.boards):
-        server.routes[f"/bench/{board}"] = Route(bench_board(board, args.postings),
-                                                 etag=f'"bench-{board}"')
-    server.start()
-    print(server.url("/bench/"), flush=True)
-    try:
-        sys.stdin.read()          # serve until the parent closes our stdin
-    finally:
-        server.stop()
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,128 @@
+"""SmartRecruiters' public posting API.
+
+`GET https://api.smartrecruiters.com/v1/companies/{id}/postings?limit=100&offset=N`
+answers `{"offset", "limit", "totalFound", "content": [...]}` (100 is the most
+`limit` allows). A list item has `id`, `name`, `location` (`city`, `region`,
+`country`, `remote`), `department.label`, `typeOfEmployment.label`, `releasedDate`
+but no description: that comes from `.../postings/{id}` (`jobAd.sections`, each
+with a `title` and HTML `text`), fetched only for jobs that are new or changed.
+The public job page is `https://jobs.smartrecruiters.com/{id}/{postingId}`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any
+from urllib.parse import quote, urlsplit, urlunsplit
+
+from jobtracker.config import Board
+from jobtracker.sources.base import (
+    Known,
+    NormalizedPosting,
+    Plan,
+    Postings,
+    Request,
+    Source,
+    description,
+    guarded,
+    identifier,
+    iso_time,
+    load_json,
+    mapping,
+    object_list,
+    text_field,
+    with_details,
+)
+from jobtracker.text import html_to_text
+
+PAGE_SIZE = 100
+MAX_PAGES = 20
+MAX_DETAILS = 100
+_SECTIONS = ("companyDescription", "jobDescription", "qualifications", "additionalInformation")
+_JOB_PAGE = re.compile(
+    r"^https?://(?:jobs|careers)\.smartrecruiters\.com/([^/?#]+)/(\d+)", re.I)
+
+
+def default_url(token: str) -> str:
+    return f"https://api.smartrecruiters.com/v1/companies/{quote(token, safe='')}/postings"
+
+
+def match_url(url: str) -> tuple[str, str] | None:
+    """`jobs.smartrecruiters.com/{company}/{postingId}[-slug]` → (company, postingId)."""
+    found = _JOB_PAGE.match(url)
+    return (found.group(1), found.group(2)) if found else None
+
+
+def page_url(url: str, offset: int) -> str:
+    """The list address with this page's `limit` and `offset` (other query kept)."""
+    parts = urlsplit(url)
+    query = "&".join(part for part in parts.query.split("&")
+                     if part and not part.startswith(("limit=", "offset=")))
+    query = f"{query}&" if query else ""
+    return urlunsplit(parts._replace(query=f"{query}limit={PAGE_SIZE}&offset={offset}"))
+
+
+def detail_url(url: str, posting_id: str) -> str:
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{quote(posting_id)}",
+                                     query=""))
+
+
+def _location(place: dict[str, Any]) -> str:
+    parts = [text_field(place.get(key)) for key in ("city", "region", "country")]
+    return ", ".join(part for part in parts if part)
+
+
+def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
+    posting_id, title = identifier(job.get("id")), text_field(job.get("name"))
+    if not posting_id or not title:
+        return None
+    place = mapping(job.get("location"))
+    remote = place.get("remote")
+    return NormalizedPosting(
+        external_id=posting_id,
+        title=title,
+        company=board.company,
+        location=_location(place),
+        remote=True if remote is True else None,
+        url=f"https://jobs.smartrecruiters.com/{quote(board.token, safe='')}/{posting_id}",
+        department=text_field(mapping(job.get("department")).get("label")),
+        posted_at=iso_time(job.get("releasedDate")),
+    )
+
+
+def _enrich(body: bytes, posting: NormalizedPosting) -> NormalizedPosting:
+    sections = mapping(mapping(mapping(load_json(body)).get("jobAd")).get("sections"))
+    parts = []
+    for key in _SECTIONS:
+        section = mapping(sections.get(key))
+        if isinstance(section.get("title"), str) and section["title"].strip():
+            parts.append(f"<h3>{section['title']}</h3>")
+        if isinstance(section.get("text"), str):
+            parts.append(section["text"])
+    return replace(posting, description=description(html_to_text("".join(parts))))
+
+
+def parse(payload: bytes | str | Any, board: Board) -> Postings:
+    """One page of the posting list (no descriptions)."""
+    return guarded(object_list(load_json(payload), "content", "a SmartRecruiters"),
+                   lambda job: _posting(job, board))
+
+
+def plan(board: Board, url: str, known: Known) -> Plan:
+    jobs: list[Any] = []
+    for _ in range(MAX_PAGES):
+        page = load_json((yield Request(page_url(url, len(jobs)))).body)
+        content = object_list(page, "content", "a SmartRecruiters")
+        jobs += content
+        total = page.get("totalFound")
+        if not content or not isinstance(total, int) or len(jobs) >= total:
+            break
+    return (yield from with_details(
+        jobs, lambda job: _posting(job, board),
+        lambda _job, posting: Request(detail_url(url, posting.external_id), optional=True),
+        _enrich, known, MAX_DETAILS))
+
+
+SOURCE = Source("smartrecruiters", default_url, parse, match_url, plan)

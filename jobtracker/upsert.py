@@ -1,0 +1,198 @@
+"""Storing one board's listing: upsert its postings, close what it no longer lists.
+
+Identity is (board, ATS job id), never the URL. Within one board a posting is:
+new (inserted), updated (a stored field changed, or it came back and is reopened),
+unchanged (only `last_seen` moves), or closed (absent from a successful fetch).
+
+Feeds and ATS boards share postings. A feed item whose link is a known ATS job page
+(`sources.identify`) is stored under that ATS board with the ATS's job id, so when
+the board itself is fetched the same row gets the ATS prose in place of the blurb
+(`description_source` 'feed' → 'ats'). From then on the ATS board alone opens and
+closes it; a feed only refreshes, reopens or closes rows still holding its blurb.
+Feed items with no recognisable link live on the feed's own board row
+(source 'feed', token = the feed's name).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol
+
+import aiosqlite
+
+from jobtracker.config import Board
+from jobtracker.levels import title_level
+from jobtracker.sources import NormalizedPosting, identify
+
+
+class Counts(Protocol):
+    """What the apply functions count (fetch.BoardResult has these)."""
+
+    new: int
+    updated: int
+    reopened: int
+    closed: int
+    unchanged: int
+
+
+# The posting columns a fetch writes, in this order everywhere below.
+_CONTENT = ("company", "title", "location", "remote", "url", "department", "description",
+            "description_source", "title_level", "salary_min", "salary_max",
+            "salary_currency", "posted_at", "updated_at")
+_SET_CONTENT = ", ".join(f"{column} = ?" for column in _CONTENT)
+_INSERT = (f"INSERT INTO postings (board_id, external_id, {', '.join(_CONTENT)}, first_seen, "
+           f"last_seen, feed_id) VALUES (?, ?, {', '.join('?' for _ in _CONTENT)}, ?, ?, ?)")
+
+
+def _content(posting: NormalizedPosting, company: str) -> tuple[Any, ...]:
+    return (
+        posting.company or company, posting.title, posting.location,
+        None if posting.remote is None else int(posting.remote), posting.url,
+        posting.department, posting.description, posting.description_source,
+        title_level(posting.title), posting.salary_min, posting.salary_max,
+        posting.salary_currency, posting.posted_at, posting.updated_at,
+    )
+
+
+async def _board_row(conn: aiosqlite.Connection, source: str,
+                     token: str) -> aiosqlite.Row | None:
+    """The board row for (source, token), tokens compared case-insensitively."""
+    cursor = await conn.execute(
+        "SELECT id, token, company, last_ok FROM boards "
+        "WHERE source = ? AND token = ? COLLATE NOCASE ORDER BY id LIMIT 1", (source, token))
+    return await cursor.fetchone()
+
+
+async def ensure_board(conn: aiosqlite.Connection, source: str, token: str, company: str,
+                        *, configured: bool) -> int:
+    """The id of the board row, created if missing; a configured board updates its names."""
+    row = await _board_row(conn, source, token)
+    if row is None:
+        cursor = await conn.execute(
+            "INSERT INTO boards (source, token, company) VALUES (?, ?, ?)",
+            (source, token, company))
+        return int(cursor.lastrowid or 0)
+    if configured and (row["token"] != token or row["company"] != company):
+        await conn.execute("UPDATE boards SET token = ?, company = ? WHERE id = ?",
+                           (token, company, row["id"]))
+    return int(row["id"])
+
+
+async def _close_missing(conn: aiosqlite.Connection, open_ids: set[int], now: str) -> int:
+    await conn.executemany("UPDATE postings SET closed_at = ? WHERE id = ?",
+                           [(now, posting_id) for posting_id in sorted(open_ids)])
+    return len(open_ids)
+
+
+async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
+                       postings: Sequence[NormalizedPosting], now: str,
+                       result: Counts) -> None:
+    """Upsert an ATS board's listing and close what it no longer lists."""
+    rows = await conn.execute_fetchall(
+        f"SELECT id, external_id, closed_at, {', '.join(_CONTENT)} FROM postings "
+        "WHERE board_id = ?", (board_id,))
+    existing = {row["external_id"]: row for row in rows}
+    open_ids = {row["id"] for row in rows if row["closed_at"] is None}
+    seen: set[str] = set()
+    inserts, updates, touches = [], [], []
+    for posting in postings:
+        if posting.external_id in seen:      # the same job listed twice: the first wins
+            continue
+        seen.add(posting.external_id)
+        values = _content(posting, company)
+        row = existing.get(posting.external_id)
+        if row is None:
+            inserts.append((board_id, posting.external_id, *values, now, now, None))
+            result.new += 1
+            continue
+        open_ids.discard(row["id"])
+        if posting.description is None:     # no prose from the ATS: keep what is stored
+            values = _with(values, "description", row["description"])
+            # A listing that gives its date only with the prose (Workday) keeps it too.
+            if posting.posted_at is None:
+                values = _with(values, "posted_at", row["posted_at"])
+        if row["closed_at"] is not None:
+            result.reopened += 1
+        if row["closed_at"] is not None or tuple(row[c] for c in _CONTENT) != values:
+            updates.append((*values, now, row["id"]))
+            result.updated += 1
+        else:
+            touches.append((now, row["id"]))
+            result.unchanged += 1
+    await conn.executemany(_INSERT, inserts)
+    await conn.executemany(
+        f"UPDATE postings SET {_SET_CONTENT}, last_seen = ?, closed_at = NULL WHERE id = ?",
+        updates)
+    await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
+    result.closed = await _close_missing(conn, open_ids, now)
+
+
+def _with(values: tuple[Any, ...], column: str, value: Any) -> tuple[Any, ...]:
+    index = _CONTENT.index(column)
+    return (*values[:index], value, *values[index + 1:])
+
+
+async def _feed_home(conn: aiosqlite.Connection, posting: NormalizedPosting, feed_board: int,
+                     configured: dict[tuple[str, str], Board],
+                     homes: dict[tuple[str, str], tuple[int, str, bool]],
+                     ) -> tuple[int, str, str, bool]:
+    """Where a feed item lives: (board id, external id, company, feed may reopen it)."""
+    ref = identify(posting.url) if posting.url else None
+    if ref is None:
+        return feed_board, posting.external_id, posting.company, True
+    ats, token, job_id = ref
+    key = (ats, token.lower())
+    if key not in homes:
+        board = configured.get(key)
+        company = board.company if board else (posting.company or token)
+        board_id = await ensure_board(conn, ats, board.token if board else token, company,
+                                       configured=False)
+        last_ok = (await (await conn.execute(
+            "SELECT last_ok FROM boards WHERE id = ?", (board_id,))).fetchone())[0]
+        # Once the ATS board has been fetched, it alone says whether a job is open.
+        homes[key] = (board_id, company, last_ok is None)
+    board_id, company, may_reopen = homes[key]
+    return board_id, job_id, posting.company or company, may_reopen
+
+
+async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
+                      postings: Sequence[NormalizedPosting], now: str, result: Counts,
+                      configured: dict[tuple[str, str], Board]) -> None:
+    """Upsert a feed's items (as blurbs) and close the blurbs it no longer lists."""
+    homes: dict[tuple[str, str], tuple[int, str, bool]] = {}
+    seen: set[tuple[int, str]] = set()
+    listed: set[int] = set()
+    for posting in postings:
+        board_id, external_id, company, may_reopen = await _feed_home(
+            conn, posting, feed_board, configured, homes)
+        if (board_id, external_id) in seen:
+            continue
+        seen.add((board_id, external_id))
+        values = _content(posting, company)
+        row = await (await conn.execute(
+            f"SELECT id, closed_at, {', '.join(_CONTENT)} FROM postings "
+            "WHERE board_id = ? AND external_id = ?", (board_id, external_id))).fetchone()
+        if row is None:
+            cursor = await conn.execute(
+                _INSERT, (board_id, external_id, *values, now, now, feed_board))
+            listed.add(int(cursor.lastrowid or 0))
+            result.new += 1
+            continue
+        if row["description_source"] != "feed":    # the ATS prose is there: hands off
+            result.unchanged += 1
+            continue
+        listed.add(row["id"])
+        reopen = row["closed_at"] is not None and may_reopen
+        closed_at = None if reopen else row["closed_at"]
+        if reopen or tuple(row[c] for c in _CONTENT) != values:
+            result.updated += 1
+            result.reopened += int(reopen)
+        else:
+            result.unchanged += 1
+        await conn.execute(
+            f"UPDATE postings SET {_SET_CONTENT}, last_seen = ?, closed_at = ?, feed_id = ? "
+            "WHERE id = ?", (*values, now, closed_at, feed_board, row["id"]))
+    rows = await conn.execute_fetchall(
+        "SELECT id FROM postings WHERE feed_id = ? AND description_source = 'feed' "
+        "AND closed_at IS NULL", (feed_board,))
+    result.closed = await _close_missing(conn, {row[0] for row in rows} - listed, now)
