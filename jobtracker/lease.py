@@ -13,6 +13,7 @@ lease empties the file), and a FIFO would block the open.
 
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import json
 import os
@@ -90,10 +91,17 @@ class Lease:
             raise LeaseHeld(_parse(text)) from None
         started = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
         self.holder = Holder(os.getpid(), socket.gethostname(), started)
-        handle.seek(0)
-        handle.truncate()
-        handle.write(json.dumps(self.holder.__dict__))
-        handle.flush()
+        try:
+            handle.seek(0)
+            handle.truncate()
+            handle.write(json.dumps(self.holder.__dict__))
+            handle.flush()
+        except OSError as exc:   # a full disk, most likely: the lock is useless unwritten
+            with contextlib.suppress(OSError):
+                handle.close()
+            raise StoreError(f"{self.path}: cannot write the lock file: {exc.strerror}; "
+                             "free some space (or fix the folder's permissions) and run "
+                             "again") from None
         self._handle = handle
         return self.holder
 

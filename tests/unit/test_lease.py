@@ -120,3 +120,22 @@ def test_work_with_a_symlinked_lock_says_so_and_exits_2(
         f"jobtracker: {home / 'run.lock'}: is a symbolic link; jobtracker does not follow or "
         "write it. Remove it (no run holds a lock there) and run again"]
     assert outside.read_text() == "keep me\n"
+
+
+def test_a_lock_file_that_cannot_be_written_is_one_line_not_a_traceback(
+        tmp_path: Path) -> None:
+    import resource
+
+    lock = tmp_path / "run.lock"
+    old_signal = signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (0, hard))   # every write: EFBIG, as a full disk
+    try:
+        with pytest.raises(StoreError) as refused:
+            Lease(lock).acquire()
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        signal.signal(signal.SIGXFSZ, old_signal)
+    assert str(refused.value).startswith(f"{lock}: cannot write the lock file: File too large")
+    with Lease(lock) as holder:              # the lease is free again
+        assert holder.pid == os.getpid()
