@@ -122,10 +122,18 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     ws.plugins()
 
     async def open_db() -> str:
+        # connect() migrates and checks that every table is there (else StoreError).
         async with store.connect(ws.db) as conn:
             return await store.integrity_check(conn)
 
-    print(f"{ws.home}: configuration ok; database {asyncio.run(open_db())}")
+    verdict = asyncio.run(open_db())
+    if verdict != "ok":
+        print(f"jobtracker: {ws.db}: the database is damaged (integrity check: "
+              f"{' '.join(verdict.split())[:300]}); restore it from a backup, or move it "
+              "aside to start a new, empty one", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{ws.home}: configuration ok; database ok "
+          f"(integrity ok, all {len(store.expected_tables())} tables)")
     return EXIT_OK
 
 

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
 from jobtracker.yamlfile import ConfigError, Document, load
 
@@ -146,6 +147,9 @@ def load_config(path: Path) -> Config:
         gguf=expand_path(_str(doc, llm_raw["gguf"], "llm", "gguf"))
         if llm_raw.get("gguf") is not None else None,
     )
+    if llm.url and has_userinfo(llm.url):   # httpx would send it as Basic auth (docs/llm.md)
+        raise doc.error("a user name or password in the URL is never sent; put the key in "
+                        "the variable llm.api_key_env names", "llm", "url")
     tailor = _mapping(doc, top.get("tailor"), "tailor", allowed=("threshold",))
     return Config(
         llm=llm,

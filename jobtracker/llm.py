@@ -9,8 +9,9 @@ still fails raises `LLMError`, and the unit that asked writes nothing.
 
 One `LLMClient` per run holds one pooled `httpx.AsyncClient`. The bearer token
 is read from the named environment variable and only ever put in a request
-header: reasons, events and exceptions are built from status codes, exception
-class names and the server's address without its user-info.
+header; user-info in the URL is never sent (httpx would turn it into Basic auth).
+Every reason, event and exception passes the run's `Redactor` (jobtracker.secrets)
+before it is cut to length, so an echoed credential leaves in no form.
 """
 
 from __future__ import annotations
@@ -18,23 +19,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import random as _random
-import re
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from email.utils import parsedate_to_datetime
-from functools import lru_cache
 from typing import Any
 
 import httpx
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
 
+from jobtracker import secrets
 from jobtracker.config import LLMConfig
-from jobtracker.text import clean_text, one_line
+from jobtracker.llm_answer import cleaned, count, model_ids, parse_content, schema_problem
+from jobtracker.text import one_line
 from jobtracker.workers.events import EventType, report
 
 # Backoff between attempts, as in the official OpenAI client family.
@@ -52,8 +50,6 @@ FLAT_FORMAT_HINT = "Input should be 'text' or 'json_object'"
 # What _exchange returns when the server wants the flat json_object form instead.
 _WANTS_FLAT = "wants flat response_format"
 
-_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
-_THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
 
 
 class LLMError(Exception):
@@ -110,11 +106,8 @@ def idempotency_key(task: str, unit_key: str) -> str:
 
 
 def display_url(url: str) -> str:
-    """The URL without user-info, for messages (a password there is a secret too)."""
-    try:
-        return str(httpx.URL(url).copy_with(userinfo=b""))
-    except (httpx.InvalidURL, TypeError):
-        return "the configured URL"
+    """The URL without user-info or query secrets, for messages."""
+    return secrets.display_url(url)
 
 
 def retry_after(headers: Mapping[str, str], now: float) -> float | None:
@@ -142,44 +135,6 @@ def backoff(attempt: int, random: Callable[[], float]) -> float:
     return min(BACKOFF_START * 2 ** (attempt - 1), BACKOFF_CAP) * (1 - 0.25 * random())
 
 
-def parse_content(content: str) -> Any:
-    """The answer's JSON, tolerating surrounding whitespace, a leading <think> block
-    (reasoning models) and a ```json fence (models that ignore the grammar)."""
-    text = _THINK.sub("", content.strip(), count=1).strip()
-    fenced = _FENCE.match(text)
-    if fenced:
-        text = fenced.group(1)
-    return json.loads(text)
-
-
-def _cleaned(value: Any) -> Any:
-    """Model answers are untrusted text: strip control characters from every string."""
-    if isinstance(value, str):
-        return clean_text(value)
-    if isinstance(value, list):
-        return [_cleaned(v) for v in value]
-    if isinstance(value, dict):
-        return {clean_text(str(k)): _cleaned(v) for k, v in value.items()}
-    return value
-
-
-@lru_cache(maxsize=64)
-def _validator(schema_json: str) -> Draft202012Validator:
-    schema = json.loads(schema_json)
-    Draft202012Validator.check_schema(schema)
-    return Draft202012Validator(schema)
-
-
-def schema_problem(data: Any, schema: dict[str, Any]) -> str | None:
-    """The most relevant way `data` breaks `schema`, as one line, or None."""
-    validator = _validator(json.dumps(schema, sort_keys=True))
-    error = best_match(validator.iter_errors(data))
-    if error is None:
-        return None
-    where = "/".join(str(p) for p in error.absolute_path)
-    return one_line(f"{where}: {error.message}" if where else error.message, 120)
-
-
 class LLMClient:
     """One model server for one run: `async with LLMClient(config) as client:`."""
 
@@ -188,7 +143,8 @@ class LLMClient:
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
                  random: Callable[[], float] = _random.random) -> None:
         self.config = config
-        self.base = (config.url or "").rstrip("/")
+        # Credentials in the URL are never sent: without user-info httpx sends no Basic auth.
+        self.base = secrets.strip_userinfo((config.url or "").rstrip("/"))
         self._owns_http = http is None
         self._http = http or httpx.AsyncClient(limits=httpx.Limits(
             max_connections=None, max_keepalive_connections=max(max_in_flight or 0, 20)))
@@ -199,6 +155,7 @@ class LLMClient:
         token = os.environ.get(config.api_key_env) if config.api_key_env else None
         # Kept out of every message: only _headers() reads it, and _redact() guards the rest.
         self.__token = token or None
+        self._redact = secrets.Redactor.of(tokens=[token], urls=[config.url])
         # Set once a server rejects the nested json_schema form (llama-cpp-python).
         self.flat_response_format = False
         self.last_probe: ProbeResult | None = None
@@ -224,18 +181,21 @@ class LLMClient:
         try:
             response = await self._http.get(f"{self.base}/models", headers=self._headers(),
                                             timeout=min(cfg.timeout, PROBE_TIMEOUT))
-        except httpx.HTTPError as exc:
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:
             return self._probe_failed(f"model server at {where} unreachable: "
                                       f"{type(exc).__name__}")
         if response.status_code != 200:
             return self._probe_failed(
                 f"model server at {where} answered HTTP {response.status_code} to /models")
         try:
-            listed = _model_ids(response.json())
+            listed = model_ids(response.json())
         except ValueError:
             return self._probe_failed(f"model server at {where}: /models answer not understood")
         reason = self._missing(cfg.model, listed, where)
         tasks = {task: self._missing(model, listed, where) for task, model in cfg.models.items()}
+        # The listing is the server's text: it may echo a credential too.
+        reason = self._redact(reason) if reason else None
+        tasks = {task: self._redact(why) if why else None for task, why in tasks.items()}
         self.last_probe = ProbeResult(reason is None, reason, listed, tasks)
         return self.last_probe
 
@@ -337,6 +297,9 @@ class LLMClient:
         except (httpx.TransportError, httpx.DecodingError) as exc:
             return _Failure(type(exc).__name__, f"model server unreachable: "
                                                 f"{type(exc).__name__}")
+        except (httpx.HTTPError, httpx.InvalidURL) as exc:   # whatever else the client raises
+            return _Failure(type(exc).__name__, f"request failed: {type(exc).__name__}",
+                            retryable=False)
         status = response.status_code
         if status < 300:
             return response
@@ -346,7 +309,7 @@ class LLMClient:
         if status in RETRYABLE_STATUS or status >= 500:
             return _Failure(str(status), detail, status=status,
                             wait=retry_after(response.headers, time.time()))
-        message = _error_message(response)
+        message = _error_message(response, self._redact)
         return _Failure(str(status), f"{detail}: {message}" if message else detail,
                         retryable=False, status=status)
 
@@ -363,15 +326,16 @@ class LLMClient:
         if not isinstance(content, str) or not content.strip():
             return _Failure("empty", "answer empty")
         try:
-            data = _cleaned(parse_content(content))
+            data = cleaned(parse_content(content))
         except ValueError:
             return _Failure("not JSON", "answer not JSON")
         problem = schema_problem(data, schema)
         if problem is not None:
             return _Failure("off schema", f"answer off schema: {problem}")
-        usage = payload.get("usage") or {}
-        return Answer(data, model, _count(usage.get("prompt_tokens")),
-                      _count(usage.get("completion_tokens")), 0.0, 0)
+        usage = payload.get("usage")
+        usage = usage if isinstance(usage, dict) else {}
+        return Answer(data, model, count(usage.get("prompt_tokens")),
+                      count(usage.get("completion_tokens")), 0.0, 0)
 
     # --- secrets -------------------------------------------------------------------
 
@@ -381,34 +345,17 @@ class LLMClient:
             headers["Authorization"] = f"Bearer {self.__token}"
         return headers
 
-    def _redact(self, text: str) -> str:
-        """Belt and braces: a server may echo what it was sent."""
-        return text.replace(self.__token, "***") if self.__token else text
 
 
-def _model_ids(listing: Any) -> list[str]:
-    """Model ids from an OpenAI `/models` answer (llama.cpp adds a `models` list too)."""
-    if not isinstance(listing, dict):
-        raise ValueError("not an object")
-    ids = [str(m["id"]) for m in listing.get("data") or () if isinstance(m, dict) and "id" in m]
-    for extra in listing.get("models") or ():
-        if isinstance(extra, dict):
-            ids += [str(extra[k]) for k in ("model", "name") if extra.get(k)]
-    return [clean_text(i) for i in dict.fromkeys(ids)]
-
-
-def _error_message(response: httpx.Response) -> str:
-    """The server's own error message, short and on one line, or ''."""
+def _error_message(response: httpx.Response, redact: secrets.Redactor) -> str:
+    """The server's own error message, redacted, then short and on one line, or ''.
+    Redacting first matters: a credential cut in half would no longer be found."""
     try:
         error = response.json().get("error")
         text = error.get("message") if isinstance(error, dict) else error
     except (ValueError, AttributeError):
         text = response.text
-    return one_line(str(text or ""), 120)
-
-
-def _count(value: Any) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else 0
+    return redact.cut(str(text or ""), 120)
 
 
 __all__ = ["Answer", "LLMClient", "LLMError", "ProbeResult", "backoff", "display_url",

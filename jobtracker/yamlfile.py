@@ -58,6 +58,28 @@ def _record_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, .
             _record_lines(item, (*at, index), lines)
 
 
+def _refuse_aliases(path: Path, text: str) -> None:
+    """No file of jobtracker's needs anchors or aliases, and an alias is a bomb: a few
+    hundred bytes of nested `*a` expand to gigabytes once anything walks the tree (line
+    recording does). So the first `&anchor` or `*alias` is an error, found by the
+    parser's events, before any tree is built."""
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            raise ConfigError(path, "YAML anchors and aliases (&name, *name, <<: *name) are "
+                              "not accepted; write the value out in full",
+                              event.start_mark.line + 1)
+
+
+def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
+    """One parse gives both the node tree (for lines) and the data."""
+    loader = yaml.SafeLoader(text)
+    try:
+        node = loader.get_single_node()
+        return node, loader.construct_document(node) if node is not None else None
+    finally:
+        loader.dispose()
+
+
 def load(path: Path, missing_ok: bool = True) -> Document:
     """Parse `path`. A missing file is an empty document when `missing_ok`."""
     try:
@@ -71,8 +93,8 @@ def load(path: Path, missing_ok: bool = True) -> Document:
     except OSError as exc:
         raise ConfigError(path, f"cannot read: {exc.strerror}") from None
     try:
-        node = yaml.compose(text, Loader=yaml.SafeLoader)
-        data = yaml.safe_load(text)
+        _refuse_aliases(path, text)
+        node, data = _compose_and_construct(text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None

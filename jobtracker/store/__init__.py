@@ -8,6 +8,11 @@ every one of them has WAL, a busy timeout, foreign keys, and the
 Writers start their transactions with `BEGIN IMMEDIATE` (see `write()`): a
 transaction that reads and then writes would otherwise fail with SQLITE_BUSY
 at once when another process committed in between, ignoring busy_timeout.
+
+A database that cannot be used — read-only, damaged, truncated, a folder, a
+table missing, the disk full — is a `StoreError` whose message is one line for
+people: what is wrong, with which file, and what to do (see `explain()`). The
+commands turn it into exit 2; nobody sees a traceback.
 """
 
 from __future__ import annotations
@@ -15,10 +20,12 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import os
 import sqlite3
 import time
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, suppress
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -32,7 +39,78 @@ BUSY_TIMEOUT_MS = 30_000
 
 
 class StoreError(Exception):
-    """The database cannot be used as it is (for example, it is newer than this code)."""
+    """The workspace's state cannot be used as it is: the database is newer than this
+    code, damaged, read-only, missing a table, on a full disk (or the lock file is
+    unsafe). `str()` is one line: what, which file, what to do."""
+
+
+_MOVE_ASIDE = "restore it from a backup, or move it aside to start a new, empty one"
+
+
+def explain(path: Path, exc: BaseException) -> StoreError | None:
+    """`exc`, raised while using the database at `path`, as a StoreError for people;
+    None when it is not about the file (a constraint, a bug: those stay as they are)."""
+    if isinstance(exc, StoreError):
+        return exc
+    if isinstance(exc, OSError):
+        return StoreError(f"{path.parent}: cannot create the workspace folder: "
+                          f"{exc.strerror or exc}; check the path and its permissions")
+    if not isinstance(exc, sqlite3.DatabaseError) or isinstance(exc, sqlite3.IntegrityError):
+        return None
+    code = getattr(exc, "sqlite_errorname", "") or ""
+    said = " ".join(str(exc).split())
+    if code == "SQLITE_FULL" or "disk is full" in said:
+        return StoreError(f"{path}: disk full while writing the database; the write was "
+                          "rolled back and nothing before it is lost. Free some space and "
+                          "run again")
+    if code.startswith(("SQLITE_CORRUPT", "SQLITE_NOTADB")) or "malformed" in said \
+            or "not a database" in said:
+        return StoreError(f"{path}: the database is damaged (SQLite: {said}); {_MOVE_ASIDE}")
+    if code.startswith("SQLITE_READONLY") or "readonly" in said:
+        return StoreError(f"{path}: the database cannot be written (SQLite: {said}); make "
+                          "the file and its folder writable")
+    if code.startswith("SQLITE_CANTOPEN") or "unable to open" in said:
+        if path.is_dir():
+            return StoreError(f"{path}: is a folder, not a database file; move it aside "
+                              "(a new database is then created) or choose another --home")
+        if path.parent.is_dir() and not os.access(path.parent, os.W_OK):
+            return StoreError(f"{path.parent}: the workspace folder is read-only; jobtracker "
+                              "writes its database (and journal) there: make it writable")
+        return StoreError(f"{path}: cannot open or create the database (SQLite: {said}); "
+                          f"check that {path.parent} exists and is writable")
+    if code.startswith("SQLITE_IOERR") or "I/O error" in said:
+        return StoreError(f"{path}: disk I/O error on the database (SQLite: {said}); check "
+                          "the disk and its free space, then run `jobtracker check`")
+    if code.startswith("SQLITE_PERM") or code.startswith("SQLITE_AUTH"):
+        return StoreError(f"{path}: access to the database denied (SQLite: {said}); check "
+                          "the file's permissions")
+    if said.startswith(("no such table", "no such column")):
+        return StoreError(f"{path}: the database lacks part of its schema (SQLite: {said}); "
+                          f"{_MOVE_ASIDE}")
+    return None
+
+
+@lru_cache(maxsize=1)
+def expected_tables() -> frozenset[str]:
+    """Every table the migrations create: found by running them on an empty database in
+    memory, so the check can never disagree with the migrations themselves."""
+    memory = sqlite3.connect(":memory:")
+    try:
+        memory.create_function("description_hash", 1, description_hash, deterministic=True)
+        for _version, _name, sql in list_migrations():
+            for statement in _split_statements(sql):
+                memory.execute(statement)
+        return frozenset(row[0] for row in memory.execute(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'"))
+    finally:
+        memory.close()
+
+
+async def missing_tables(conn: aiosqlite.Connection) -> list[str]:
+    """The expected tables this database lacks (a table dropped by hand, say)."""
+    present = {str(row[0]) for row in await conn.execute_fetchall(
+        "SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return sorted(expected_tables() - present)
 
 
 def description_hash(text: str | None) -> str:
@@ -109,6 +187,12 @@ async def _migrate(conn: aiosqlite.Connection, path: Path) -> None:
             await conn.execute("ROLLBACK")
             raise
         log.info("applied migration %s", name)
+    # Every migration ran, yet a table can be gone (dropped by hand, a bad restore):
+    # say so now rather than with "no such table" in the middle of a command.
+    missing = await missing_tables(conn)
+    if missing:
+        raise StoreError(f"{path}: the database lacks the table(s) {', '.join(missing)} "
+                         f"(at schema version {latest}); {_MOVE_ASIDE}")
 
 
 async def _use_wal(conn: aiosqlite.Connection) -> None:
@@ -132,8 +216,22 @@ async def _use_wal(conn: aiosqlite.Connection) -> None:
 
 
 async def open_connection(path: Path) -> aiosqlite.Connection:
-    """Open, configure and migrate a connection. Prefer `connect()`, which closes it."""
+    """Open, configure and migrate a connection. Prefer `connect()`, which closes it.
+    A database that cannot be used raises StoreError, phrased for people."""
+    try:
+        return await _open_connection(path)
+    except (sqlite3.Error, OSError) as exc:
+        error = explain(path, exc)
+        if error is None:
+            raise
+        raise error from None
+
+
+async def _open_connection(path: Path) -> aiosqlite.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    # Open once in this thread first: when aiosqlite's own open fails, its worker
+    # thread outlives the event loop and prints a traceback at exit.
+    sqlite3.connect(path).close()
     conn = await aiosqlite.connect(path, isolation_level=None)
     try:
         conn.row_factory = sqlite3.Row
@@ -161,22 +259,46 @@ async def connect(path: Path) -> AsyncIterator[aiosqlite.Connection]:
     conn = await open_connection(path)
     try:
         yield conn
+    except sqlite3.DatabaseError as exc:   # damage or a full disk found mid-command
+        error = explain(path, exc)
+        if error is None:
+            raise
+        raise error from None
     finally:
         await conn.close()
 
 
 @asynccontextmanager
 async def write(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
-    """One writing transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error."""
+    """One writing transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error.
+
+    SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
+    after that fails with "no transaction is active" and would hide the real error,
+    so the rollback's own failure is ignored and the original error raised."""
     await conn.execute("BEGIN IMMEDIATE")
     try:
         yield conn
-    except BaseException:
-        await conn.execute("ROLLBACK")
+        await conn.execute("COMMIT")
+    except BaseException as exc:
+        with suppress(sqlite3.Error):
+            await conn.execute("ROLLBACK")
+        if isinstance(exc, sqlite3.DatabaseError):
+            error = explain(await _file_of(conn), exc)
+            if error is not None:   # "disk full", not "cannot rollback"
+                raise error from None
         raise
-    await conn.execute("COMMIT")
+
+
+async def _file_of(conn: aiosqlite.Connection) -> Path:
+    """The main database file of `conn`, for messages."""
+    with suppress(sqlite3.Error):
+        for row in await conn.execute_fetchall("PRAGMA database_list"):
+            if row[1] == "main":
+                return Path(row[2])
+    return Path("jobtracker.db")
 
 
 async def integrity_check(conn: aiosqlite.Connection) -> str:
-    row = await (await conn.execute("PRAGMA integrity_check")).fetchone()
-    return str(row[0])
+    """'ok', or SQLite's first problems, joined on one line."""
+    rows = await conn.execute_fetchall("PRAGMA integrity_check(20)")
+    return "; ".join(str(row[0]) for row in rows)

@@ -388,6 +388,41 @@ async def test_events_carry_retries_and_usage(server: ModelServer) -> None:
     assert {e.job for e in events} == {"Acme — Staff Engineer"}
 
 
+class UsageServer(ModelServer):
+    """Answers well, but reports `usage` as given."""
+
+    def __init__(self, usage: Any) -> None:
+        super().__init__()
+        self.usage = usage
+
+    def completion(self, body: dict[str, Any], content: Any,
+                   finish_reason: str = "stop") -> dict[str, Any]:
+        return {**super().completion(body, content, finish_reason), "usage": self.usage}
+
+
+BAD_COUNTS = [-1, -10**6, "12", "", 3.5, 1e9, True, None, [], {"n": 1}, 10**12, float("nan")]
+
+
+@pytest.mark.parametrize("usage", [
+    *({"prompt_tokens": bad, "completion_tokens": bad} for bad in BAD_COUNTS),
+    "lots", [1, 2], 42, None,
+])
+async def test_implausible_usage_counts_are_recorded_as_zero(usage: Any) -> None:
+    with UsageServer(usage) as server:
+        async with client_for(server.url) as client:
+            answer, events = await as_job(ask(client))
+    assert isinstance(answer, Answer) and (answer.input_tokens, answer.output_tokens) == (0, 0)
+    finished = [e.data for e in events if e.type is EventType.CALL_FINISHED]
+    assert [(d["input_tokens"], d["output_tokens"]) for d in finished] == [(0, 0)]
+
+
+async def test_plausible_usage_counts_pass_through() -> None:
+    with UsageServer({"prompt_tokens": 0, "completion_tokens": 7}) as server:
+        async with client_for(server.url) as client:
+            answer = await ask(client)
+    assert (answer.input_tokens, answer.output_tokens) == (0, 7)
+
+
 async def test_max_in_flight_bounds_concurrent_calls() -> None:
     with ModelServer(latency=0.05) as server:
         async with LLMClient(config(server.url), max_in_flight=3) as client:

@@ -1,0 +1,85 @@
+"""Reading what a model server answered: the JSON in it, its schema check, its counts.
+
+Everything here treats the answer as untrusted: strings are cleaned of control
+characters, the JSON is validated against the task's schema client-side (servers
+do not all enforce it), and a usage count that is not a plausible count is 0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import best_match
+
+from jobtracker.text import clean_text, one_line
+
+_FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
+_THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
+
+
+def parse_content(content: str) -> Any:
+    """The answer's JSON, tolerating surrounding whitespace, a leading <think> block
+    (reasoning models) and a ```json fence (models that ignore the grammar)."""
+    text = _THINK.sub("", content.strip(), count=1).strip()
+    fenced = _FENCE.match(text)
+    if fenced:
+        text = fenced.group(1)
+    return json.loads(text)
+
+
+def cleaned(value: Any) -> Any:
+    """Model answers are untrusted text: strip control characters from every string."""
+    if isinstance(value, str):
+        return clean_text(value)
+    if isinstance(value, list):
+        return [cleaned(v) for v in value]
+    if isinstance(value, dict):
+        return {clean_text(str(k)): cleaned(v) for k, v in value.items()}
+    return value
+
+
+@lru_cache(maxsize=64)
+def _validator(schema_json: str) -> Draft202012Validator:
+    schema = json.loads(schema_json)
+    Draft202012Validator.check_schema(schema)
+    return Draft202012Validator(schema)
+
+
+def schema_problem(data: Any, schema: dict[str, Any]) -> str | None:
+    """The most relevant way `data` breaks `schema`, as one line, or None."""
+    validator = _validator(json.dumps(schema, sort_keys=True))
+    error = best_match(validator.iter_errors(data))
+    if error is None:
+        return None
+    where = "/".join(str(p) for p in error.absolute_path)
+    return one_line(f"{where}: {error.message}" if where else error.message, 120)
+
+
+def model_ids(listing: Any) -> list[str]:
+    """Model ids from an OpenAI `/models` answer (llama.cpp adds a `models` list too)."""
+    if not isinstance(listing, dict):
+        raise ValueError("not an object")
+    ids = [str(m["id"]) for m in listing.get("data") or () if isinstance(m, dict) and "id" in m]
+    for extra in listing.get("models") or ():
+        if isinstance(extra, dict):
+            ids += [str(extra[k]) for k in ("model", "name") if extra.get(k)]
+    return [clean_text(i) for i in dict.fromkeys(ids)]
+
+
+# More tokens than any context window holds: a count above it is a server's bug.
+MAX_TOKEN_COUNT = 100_000_000
+
+
+def count(value: Any) -> int:
+    """A usage count as reported, or 0 when it is not a plausible count (a string, a
+    negative or absurd number, a bool): events and metrics carry only real counts."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return 0
+    return value if 0 <= value <= MAX_TOKEN_COUNT else 0
+
+
+__all__ = ["MAX_TOKEN_COUNT", "cleaned", "count", "model_ids", "parse_content", "schema_problem"]
