@@ -15,7 +15,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from jobtracker import proposals, store
+from jobtracker import applications, proposals, store
+from jobtracker.applications import Change
 from jobtracker.proposals import Decision, Proposal
 
 
@@ -78,7 +79,8 @@ async def _item(conn: Any, p: Proposal) -> ReviewItem:
         if row is not None:
             heading = f"{row[0]} — {row[1]}" if row[0] else str(row[1])
             score = row[2]
-    found = await proposals.find_application(conn, p.application_id, p.posting_id, company)
+    found = await applications.find(conn, application_id=p.application_id,
+                                    posting_id=p.posting_id, company=company)
     body = None
     message = p.payload.get("message")
     if p.kind == "status" and isinstance(message, dict) and message.get("key"):
@@ -86,7 +88,7 @@ async def _item(conn: Any, p: Proposal) -> ReviewItem:
                                         (message["key"],))).fetchone()
         body = row[0] if row else None
     return ReviewItem(p, _group_of(p, company), heading, score,
-                      found[1] if found else None, body)
+                      found.status if found else None, body)
 
 
 async def accept(db: Path, home: Path, ids: list[int]) -> list[Decision]:
@@ -115,20 +117,19 @@ async def revise_replacement(db: Path, proposal_id: int, text: str) -> bool:
             return False
         payload = json.loads(row[0] or "{}")
         payload["edited"] = True
-        payload[replacement_key(payload)] = text
+        payload["replacement"] = text
         await conn.execute("UPDATE proposals SET payload = ? WHERE id = ?",
                            (json.dumps(payload, ensure_ascii=False, sort_keys=True),
                             proposal_id))
     return True
 
 
-def replacement_key(payload: dict[str, Any]) -> str:
-    """Which payload field holds a resume edit's new text."""
-    return "after" if "after" in payload and "replacement" not in payload else "replacement"
-
-
-def original_key(payload: dict[str, Any]) -> str:
-    return "before" if "before" in payload and "original" not in payload else "original"
+async def set_status(db: Path, posting_id: int, status: str) -> Change:
+    """The status picker's choice for a posting's application, by hand (creating the
+    application when there is none), through the same rule as `jobtracker status`."""
+    async with store.connect(db) as conn, store.write(conn):
+        return await applications.set_status(conn, status, now_iso(), applications.HAND,
+                                             posting_id=posting_id)
 
 
 # --- matches and postings -----------------------------------------------------------------

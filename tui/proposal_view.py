@@ -18,7 +18,7 @@ from rich.text import Text
 
 from jobtracker.proposals import Proposal
 from jobtracker.text import clean_text, one_line
-from tui.data import ReviewItem, original_key, replacement_key
+from tui.data import ReviewItem
 
 MARKS = {"pending": "●", "stale": "!", "accepted": "✓", "rejected": "✗"}
 MARK_STYLES = {"pending": "bold cyan", "stale": "bold yellow", "accepted": "bold green",
@@ -26,12 +26,10 @@ MARK_STYLES = {"pending": "bold cyan", "stale": "bold yellow", "accepted": "bold
 KIND_NAMES = {"status": "status", "resume_edit": "edit", "letter": "letter"}
 
 
-def _field(payload: dict[str, Any], *names: str) -> str:
-    for name in names:
-        value = payload.get(name)
-        if isinstance(value, str) and value:
-            return value
-    return ""
+def _field(payload: dict[str, Any], name: str) -> str:
+    """A payload's text field; '' when it is missing or not text."""
+    value = payload.get(name)
+    return value if isinstance(value, str) else ""
 
 
 def brief(p: Proposal) -> str:
@@ -40,7 +38,7 @@ def brief(p: Proposal) -> str:
         before = p.payload.get("from_status") or "none"
         return f"{before} → {p.payload.get('to_status', '?')}"
     if p.kind == "resume_edit":
-        return _field(p.payload, "reason", "section") or p.summary
+        return _field(p.payload, "reason") or p.summary
     return p.summary
 
 
@@ -179,19 +177,16 @@ def unified_diff(original: str, replacement: str) -> RenderableType:
 
 def edit_detail(p: Proposal) -> list[RenderableType]:
     payload = p.payload
-    rows: list[tuple[str, Text | str | None]] = []
-    if payload.get("section"):
-        rows.append(("Section", payload["section"]))
-    rows.append(("Reason", _field(payload, "reason") or p.summary))
+    rows: list[tuple[str, Text | str | None]] = [
+        ("Reason", _field(payload, "reason") or p.summary)]
     parts: list[RenderableType] = [fields(rows)]
     if payload.get("edited"):
         parts.append(Text("(replacement edited by you)", style="yellow"))
     parts.append(Text(""))
-    parts.append(unified_diff(_field(payload, original_key(payload)),
-                              _field(payload, replacement_key(payload))))
+    parts.append(unified_diff(_field(payload, "original"), _field(payload, "replacement")))
     return parts
 
 
 def letter_detail(p: Proposal) -> list[RenderableType]:
     return [Text(one_line(p.summary), style="bold"), Text(""),
-            Text(clean_text(_field(p.payload, "text", "letter", "body", "content")))]
+            Text(clean_text(_field(p.payload, "text")))]

@@ -22,7 +22,9 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import proposals
-from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, Grounding, keyword_terms, text_hash
+from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, text_hash
+from jobtracker.resume.grounding import Grounding
+from jobtracker.resume.keywords import keyword_terms
 from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     Context,

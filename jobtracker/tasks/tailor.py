@@ -21,17 +21,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker import matching, proposals
-from jobtracker.resume import (
-    KEYWORDS,
-    RESUME,
-    Edit,
-    Grounding,
-    KeywordsError,
-    Ungrounded,
-    ground_edit,
-    keyword_terms,
-    text_hash,
-)
+from jobtracker.resume import KEYWORDS, RESUME, text_hash
+from jobtracker.resume.grounding import Edit, Grounding, Ungrounded, ground_edit
+from jobtracker.resume.keywords import KeywordsError, keyword_terms
 from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,

@@ -77,6 +77,18 @@ def test_matches_json_lists_open_scored_matches_best_first(
     assert first["stale"] is False
 
 
+def test_matches_json_objects_keep_their_keys_in_order(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    # The typed Match prints exactly the object the command always printed.
+    assert cli.main(["--home", str(seeded.home), "matches", "--json", "--top", "1"]) == 0
+    out = capsys.readouterr().out
+    (first,) = json.loads(out)
+    assert list(first) == ["id", "score", "verdict", "company", "title", "location", "url",
+                           "status", "stale", "parts"]
+    assert out == json.dumps([first], indent=2) + "\n"
+    assert all(set(part) >= {"value", "weight", "points"} for part in first["parts"].values())
+
+
 def test_top_keeps_the_best(seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     assert [m["id"] for m in matches_json(seeded, capsys, "--top", "2")] == [1, 3]
 

@@ -322,7 +322,7 @@ def test_non_utf8_resume_is_a_clear_error_not_a_missing_file(
 
 def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
     code = ("import jobtracker.proposals as p; "
-            "print(sorted(p._APPLIERS), 'jobtracker.tasks' in __import__('sys').modules)")
+            "print(sorted(p.REGISTRY), 'jobtracker.tasks' in __import__('sys').modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == "['letter', 'resume_edit', 'status'] False"

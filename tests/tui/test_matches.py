@@ -28,7 +28,7 @@ async def test_m_lists_scored_matches_best_first_with_their_parts(app: Jobtracke
         await pilot.pause(0.3)
         screen = app.screen
         assert isinstance(screen, MatchesScreen)
-        assert [m["id"] for m in screen.matches] == [1, 2, 3]
+        assert [m.id for m in screen.matches] == [1, 2, 3]
         assert screen.query_one(DataTable).row_count == 3
         text = screen_text(app)
         assert "3 scored" in text
@@ -50,7 +50,7 @@ async def test_s_sets_the_status_and_o_opens_the_posting(app: JobtrackerApp) -> 
         text = screen_text(app)
         assert "Bolt - Platform Engineer: applied (new application)" in text
         assert isinstance(app.screen, MatchesScreen)
-        assert app.screen.current["id"] == 2, "the cursor stays on the posting"
+        assert app.screen.current.id == 2, "the cursor stays on the posting"
         await pilot.press("s", "escape")     # escape changes nothing
         await pilot.pause(0.2)
         assert application_status(ws, 2) == "applied"

@@ -160,8 +160,7 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
         applied.append(proposal.payload)
         return {}
 
-    monkeypatch.setattr(proposals, "_APPLIERS", dict(proposals._APPLIERS))
-    proposals.register_applier("resume_edit", apply)
+    monkeypatch.setitem(proposals.REGISTRY, "resume_edit", proposals.Kind("resume_edit", apply))
     editor = tmp_path / "editor.py"
     editor.write_text("import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
                       "p.write_text(p.read_text().replace('Go', 'Rust'))\n")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,9 @@ import pytest
 from mail_samples import NOW, add_application, add_posting, application_status
 
 from jobtracker import proposals, store
-from jobtracker.proposals import Proposal, ProposalError, status_change_applies
+from jobtracker.applications import status_change_applies
+from jobtracker.proposals import Kind, Proposal, ProposalError
+from tests.db import raw_connect
 
 LATER = "2026-09-13T08:00:00Z"
 
@@ -211,8 +214,8 @@ async def test_a_kind_registers_its_applier_and_staleness(
                              home: Path | None) -> str | None:
         return "the resume changed" if proposal.input_hash != "current" else None
 
-    monkeypatch.setitem(proposals._APPLIERS, "letter", (write_letter, None))
-    monkeypatch.setitem(proposals._STALE_CHECKS, "letter", resume_changed)
+    monkeypatch.setitem(proposals.REGISTRY, "letter",
+                        Kind("letter", write_letter, None, resume_changed))
     async with store.write(conn):
         fresh = await proposals.create(conn, kind="letter", task="coverletter", unit_key="u1",
                                        now=NOW, summary="letter", input_hash="current",
@@ -236,10 +239,66 @@ async def test_an_applier_that_fails_leaves_nothing_half_written(
         await conn.execute("UPDATE applications SET status = 'offer'")
         raise ProposalError(proposal.id, f"proposal {proposal.id}: disk full")
 
-    monkeypatch.setitem(proposals._APPLIERS, "status", (half_then_fail, None))
+    monkeypatch.setitem(proposals.REGISTRY, "status", Kind("status", half_then_fail))
     pid = await propose(conn, "offer", posting_id=acme["posting"])
     (decision,) = await proposals.accept(conn, [pid], LATER)
     assert not decision.ok and "disk full" in decision.message
     assert await application_status(conn, acme["application"]) == "applied"
     assert (await one(conn, pid)).state == "pending"
     assert not conn.in_transaction
+
+
+async def test_a_new_kind_is_one_module_that_registers_itself(
+        conn: aiosqlite.Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kind module, imported once, is creatable, acceptable, undoable and listed in KINDS
+    with no other edit."""
+    (tmp_path / "toy_note_kind.py").write_text(
+        "from jobtracker.proposals import Kind, register\n"
+        "NOTES = []\n"
+        "async def apply(conn, proposal, now, home):\n"
+        "    NOTES.append(proposal.payload['text'])\n"
+        "    return {'index': len(NOTES) - 1}\n"
+        "async def undo(conn, proposal, now, home):\n"
+        "    NOTES.pop(proposal.decision['index'])\n"
+        "register(Kind('note', apply, undo))\n", encoding="utf-8")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert "note" not in proposals.KINDS
+    try:
+        import toy_note_kind  # type: ignore[import-not-found]
+
+        assert proposals.KINDS == ("status", "resume_edit", "letter", "note")
+        async with store.write(conn):
+            pid = await proposals.create(conn, kind="note", task="toy", unit_key="u", now=NOW,
+                                         summary="a note", payload={"text": "hello"})
+        (decision,) = await proposals.accept(conn, [pid], LATER)
+        assert decision.ok and toy_note_kind.NOTES == ["hello"]
+        undone = await proposals.undo_last(conn, LATER)
+        assert undone is not None and undone.ok and toy_note_kind.NOTES == []
+        assert (await one(conn, pid)).state == "pending"
+    finally:
+        proposals.REGISTRY.pop("note", None)
+        sys.modules.pop("toy_note_kind", None)
+
+
+async def test_upgrading_keeps_every_proposal_and_lets_the_schema_take_any_kind(
+        tmp_path: Path) -> None:
+    # Migration 0007 drops the schema's list of kinds (the registry is the list now).
+    path = tmp_path / "old.sqlite"
+    raw = raw_connect(path)
+    for version, _, sql in store.list_migrations():
+        if version <= 6:
+            raw.executescript(sql)
+    raw.execute("PRAGMA user_version = 6")
+    raw.execute("INSERT INTO proposals (kind, task, unit_key, item, payload, summary, state, "
+                "created_at, decision_seq) VALUES ('letter', 'coverletter', 'u', 0, '{}', "
+                "'kept', 'accepted', ?, 3)", (NOW,))
+    raw.commit()
+    raw.close()
+    async with store.connect(path) as conn:
+        (kept,) = await proposals.list_proposals(conn)
+        assert (kept.kind, kept.summary, kept.state) == ("letter", "kept", "accepted")
+        await conn.execute("INSERT INTO proposals (kind, task, unit_key, created_at) "
+                           "VALUES ('note', 'toy', 'v', ?)", (NOW,))
+        indexes = {r[0] for r in await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'proposals'")}
+        assert {"proposals_by_state", "proposals_by_decision"} <= indexes

@@ -1,5 +1,6 @@
-"""jobtracker.resume: the resume's pieces, grounding, applying edits, slugs, atomic files,
-and the 'resume_edit' and 'letter' proposal kinds (accept, undo, staleness)."""
+"""jobtracker.resume (the resume's pieces, grounding, applying edits, keywords),
+jobtracker.files (slugs, atomic files), and the 'resume_edit' and 'letter' proposal
+kinds (accept, undo, staleness)."""
 
 from __future__ import annotations
 
@@ -12,21 +13,19 @@ import aiosqlite
 import pytest
 
 from jobtracker import proposals, store
-from jobtracker.resume import (
+from jobtracker.files import slug, write_atomic
+from jobtracker.resume import text_hash
+from jobtracker.resume.grounding import (
     Edit,
     Grounding,
-    KeywordsError,
     Ungrounded,
     apply_edits,
     ground_edit,
-    keyword_terms,
     locate,
     pieces,
     proper_terms,
-    slug,
-    text_hash,
-    write_atomic,
 )
+from jobtracker.resume.keywords import KeywordsError, keyword_terms
 
 NOW = "2026-09-01T12:00:00Z"
 RESUME = """# Ada Lovelace

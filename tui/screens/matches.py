@@ -1,8 +1,8 @@
 """Matches: scored postings best first, why each scores what it does, and its status.
 
-The list is `jobtracker matches`' own query (`cli_matches.load_matches`), and a
-status is set through the same `set_status` as `jobtracker status`, so the
-screen and the command can never disagree.
+The list is `jobtracker matches`' own query (`jobtracker.matches.load_matches`),
+and a status is set through `jobtracker.applications`, as `jobtracker status`
+sets it, so the screen and the command can never disagree.
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
-from jobtracker.cli_matches import load_matches, set_status
 from jobtracker.config import STATUSES
+from jobtracker.matches import Match, load_matches
 from tui import data
 from tui.literal import block, line
 
@@ -45,17 +45,16 @@ def parts_table(parts: dict[str, dict[str, Any]], score: float) -> Table:
     return grid
 
 
-def match_detail(match: dict[str, Any], ranking: data.Ranking | None) -> RenderableType:
-    head = line(f"{match['company']} — {match['title']}", style="bold")
-    where = line(f"{match['location'] or 'no location'} · {match['url'] or 'no url'}",
+def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
+    head = line(f"{match.company} — {match.title}", style="bold")
+    where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
     verdict = Text("verdict ", style="bold")
-    verdict.append(match["verdict"], style=VERDICT_STYLES.get(match["verdict"], ""))
-    if match.get("stale"):
+    verdict.append(match.verdict, style=VERDICT_STYLES.get(match.verdict, ""))
+    if match.stale:
         verdict.append("  (judged against older inputs; `jobtracker rank` asks again)",
                        style="yellow")
-    items: list[RenderableType] = [head, where, verdict, parts_table(match["parts"],
-                                                                     match["score"])]
+    items: list[RenderableType] = [head, where, verdict, parts_table(match.parts, match.score)]
     if ranking is not None:
         for label, values, style in (("reasons", ranking.reasons, ""),
                                      ("meets", ranking.meets, "green"),
@@ -85,7 +84,7 @@ class MatchesScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.matches: list[dict[str, Any]] = []
+        self.matches: list[Match] = []
 
     def compose(self):
         yield Static(id="matches-summary")
@@ -113,24 +112,24 @@ class MatchesScreen(Screen[None]):
         table.clear()
         for match in self.matches:
             table.add_row(
-                Text(f"{match['score']:.2f}", justify="right"),
-                Text(match["verdict"] + ("*" if match["stale"] else ""),
-                     style=VERDICT_STYLES.get(match["verdict"], "")),
-                line(match["status"] or "—"), line(match["company"], 24),
-                line(match["title"], 48), line(match["location"], 24),
-                key=str(match["id"]))
+                Text(f"{match.score:.2f}", justify="right"),
+                Text(match.verdict + ("*" if match.stale else ""),
+                     style=VERDICT_STYLES.get(match.verdict, "")),
+                line(match.status or "—"), line(match.company, 24),
+                line(match.title, 48), line(match.location, 24),
+                key=str(match.id))
         summary = Text(" Matches ─ ", style="bold")
         summary.append(f"{len(self.matches)} scored" if self.matches else
                        "nothing scored yet: the judge task judges and scores open matches")
         self.query_one("#matches-summary", Static).update(summary)
         if keep is not None:
-            rows = [m["id"] for m in self.matches]
+            rows = [m.id for m in self.matches]
             if keep in rows:
                 table.move_cursor(row=rows.index(keep), animate=False)
         await self._show_detail()
 
     @property
-    def current(self) -> dict[str, Any] | None:
+    def current(self) -> Match | None:
         table = self.query_one(DataTable)
         if not self.matches or table.cursor_row >= len(self.matches):
             return None
@@ -146,7 +145,7 @@ class MatchesScreen(Screen[None]):
         if match is None:
             widget.update(Text(""))
             return
-        ranking = await data.load_ranking(self.app.db, match["id"])
+        ranking = await data.load_ranking(self.app.db, match.id)
         if self.current is match:   # the cursor may have moved on while reading
             widget.update(match_detail(match, ranking))
 
@@ -173,24 +172,24 @@ class MatchesScreen(Screen[None]):
         match = self.current
         if match is None:
             return
-        posting = await data.load_posting(self.app.db, match["id"])
+        posting = await data.load_posting(self.app.db, match.id)
         if posting is not None:
             await self.app.push_screen(PostingScreen(posting))
 
     def action_status(self) -> None:
         match = self.current
         if match is not None:
-            self.app.push_screen(StatusPicker(match["status"]),
-                                 lambda status: self._set_status(match["id"], status))
+            self.app.push_screen(StatusPicker(match.status),
+                                 lambda status: self._set_status(match, status))
 
     @work(exclusive=True, group="matches-status", exit_on_error=False)
-    async def _set_status(self, posting_id: int, status: str | None) -> None:
+    async def _set_status(self, match: Match, status: str | None) -> None:
         if status is None:
             return
-        label, before = await set_status(self.app.db, posting_id, status, data.now_iso())
-        was = "new application" if before is None else f"was {before}"
-        self.say(f"{label}: {status} ({was})")
-        await self.reload(keep=posting_id)
+        change = await data.set_status(self.app.db, match.id, status)
+        was = "new application" if change.created else f"was {change.before}"
+        self.say(f"{match.label}: {status} ({was})")
+        await self.reload(keep=match.id)
 
 
 class StatusPicker(ModalScreen[str | None]):

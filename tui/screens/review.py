@@ -290,7 +290,7 @@ class ReviewScreen(Screen[None]):
         if item is None or item.proposal.kind != "resume_edit":
             return
         payload = item.proposal.payload
-        before = str(payload.get(data.replacement_key(payload)) or "")
+        before = str(payload.get("replacement") or "")
         edited = await edit_in_editor(self.app, before)
         if edited is None:
             self.say("the editor exited with an error; nothing was changed")

@@ -1,22 +1,20 @@
-"""Proposals: changes a task suggests and only the user applies (contract §5).
+"""The proposals core: the store, accept/reject/undo, and the registry of kinds.
 
 A task writes a proposal inside its own unit's transaction (`create`, idempotent
 on task + unit_key + item). Nothing it proposes changes the user's world until
-`accept`, which applies it in one transaction through the applier registered for
-its kind. `reject` records the decision; `undo_last` takes back the most recent
-decision while nothing depends on it.
+`accept`, which applies it in one transaction through its kind's applier.
+`reject` records the decision; `undo_last` takes back the most recent decision
+while nothing depends on it.
 
-Kinds plug in here: a kind registers how to apply an accepted proposal (and how to
-undo that), and how to tell that its inputs changed since it was made (stale). A
-stale proposal is listed as `stale` and cannot be accepted as it is. The `status`
-kind is defined at the bottom of this module; tailor and coverletter register
-their file-writing kinds from their own modules.
+A kind is one module in this package that calls `register(Kind(...))`: how to
+apply an accepted proposal (and undo that), and how to tell that its inputs
+changed since it was made (stale). A stale proposal is listed as `stale` and
+cannot be accepted as it is. This module knows no kind by name.
 """
 
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -27,7 +25,6 @@ from jobtracker import store
 if TYPE_CHECKING:
     import aiosqlite
 
-KINDS = ("status", "resume_edit", "letter")
 STATES = ("pending", "accepted", "rejected", "stale")   # 'stale' is computed, never stored
 
 
@@ -83,7 +80,7 @@ class Decision:
     message: str
 
 
-# --- the per-kind registries ---------------------------------------------------------
+# --- the registry of kinds -------------------------------------------------------------
 
 # Returns why the proposal's inputs changed since it was made, or None when they did not.
 StaleCheck = Callable[["aiosqlite.Connection", Proposal, "Path | None"], Awaitable["str | None"]]
@@ -95,26 +92,41 @@ Applier = Callable[["aiosqlite.Connection", Proposal, str, "Path | None"],
 # something depends on it now.
 Undoer = Callable[["aiosqlite.Connection", Proposal, str, "Path | None"], Awaitable[None]]
 
-_STALE_CHECKS: dict[str, StaleCheck] = {}
-_APPLIERS: dict[str, tuple[Applier, Undoer | None]] = {}
+
+@dataclass(frozen=True)
+class Kind:
+    """A kind of proposal: its name (the `kind` column) and what it does on accept.
+
+    Without `undo` an accept of this kind cannot be undone; without `stale` a
+    pending proposal of it is never stale.
+    """
+
+    name: str
+    apply: Applier
+    undo: Undoer | None = None
+    stale: StaleCheck | None = None
 
 
-def register_applier(kind: str, apply: Applier, undo: Undoer | None = None) -> None:
-    """How to apply an accepted proposal of `kind` (and undo it; without `undo` an
-    accept of that kind cannot be undone)."""
-    _check_kind(kind)
-    _APPLIERS[kind] = (apply, undo)
+REGISTRY: dict[str, Kind] = {}
 
 
-def register_staleness(kind: str, check: StaleCheck) -> None:
-    """How to tell that a pending proposal of `kind` was made from inputs since changed."""
-    _check_kind(kind)
-    _STALE_CHECKS[kind] = check
+def register(kind: Kind) -> Kind:
+    """Make `kind` known: proposals of it can be created, accepted and undone."""
+    REGISTRY[kind.name] = kind
+    return kind
 
 
-def _check_kind(kind: str) -> None:
-    if kind not in KINDS:
-        raise ValueError(f"unknown proposal kind {kind!r} (known: {', '.join(KINDS)})")
+def kinds() -> tuple[str, ...]:
+    """The names of the registered kinds, in the order they registered."""
+    return tuple(REGISTRY)
+
+
+def _kind(name: str) -> Kind:
+    try:
+        return REGISTRY[name]
+    except KeyError:
+        raise ValueError(f"unknown proposal kind {name!r} "
+                         f"(known: {', '.join(REGISTRY)})") from None
 
 
 # --- reading ------------------------------------------------------------------------
@@ -135,10 +147,10 @@ def _from_row(row: Any) -> Proposal:
 
 async def _with_staleness(conn: aiosqlite.Connection, proposal: Proposal,
                           home: Path | None) -> Proposal:
-    check = _STALE_CHECKS.get(proposal.kind)
-    if proposal.stored_state != "pending" or check is None:
+    kind = REGISTRY.get(proposal.kind)
+    if proposal.stored_state != "pending" or kind is None or kind.stale is None:
         return proposal
-    reason = await check(conn, proposal, home)
+    reason = await kind.stale(conn, proposal, home)
     if not reason:
         return proposal
     return replace(proposal, stale_reason=reason)
@@ -177,7 +189,7 @@ async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: 
     Idempotent: a second call for the same (task, unit_key, item) returns the
     existing proposal untouched, whatever was decided about it since.
     """
-    _check_kind(kind)
+    _kind(kind)
     await conn.execute(
         "INSERT INTO proposals (kind, task, unit_key, item, posting_id, application_id, "
         "payload, input_hash, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
@@ -209,11 +221,11 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
     if proposal.state == "stale":
         raise ProposalError(proposal_id, f"proposal {proposal_id} is stale: "
                                          f"{proposal.stale_reason}; not applied")
-    if proposal.kind not in _APPLIERS:
+    kind = REGISTRY.get(proposal.kind)
+    if kind is None:
         raise ProposalError(proposal_id, f"proposal {proposal_id}: nothing knows how to apply "
                                          f"a {proposal.kind!r} proposal yet")
-    apply, _ = _APPLIERS[proposal.kind]
-    record = await apply(conn, proposal, now, home)
+    record = await kind.apply(conn, proposal, now, home)
     await conn.execute(
         "UPDATE proposals SET state = 'accepted', decided_at = ?, decision = ?, "
         "decision_seq = ?, application_id = COALESCE(?, application_id) WHERE id = ?",
@@ -289,140 +301,12 @@ async def _undo_latest(conn: aiosqlite.Connection, now: str,
     proposal = _from_row(row)
     verb = "accepting" if proposal.stored_state == "accepted" else "rejecting"
     if proposal.stored_state == "accepted":
-        _, undo = _APPLIERS.get(proposal.kind, (None, None))
-        if undo is None:
+        kind = REGISTRY.get(proposal.kind)
+        if kind is None or kind.undo is None:
             raise ProposalError(proposal.id, f"cannot undo accepting {proposal.id}: a "
                                              f"{proposal.kind!r} proposal has no undo")
-        await undo(conn, proposal, now, home)
+        await kind.undo(conn, proposal, now, home)
     await conn.execute(
         "UPDATE proposals SET state = 'pending', decided_at = NULL, decision = NULL, "
         "decision_seq = NULL WHERE id = ?", (proposal.id,))
     return Decision(proposal.id, True, f"undid {verb} {proposal.id}: {proposal.summary}")
-
-
-# --- the 'status' kind: an application's status ----------------------------------------
-#
-# payload: to_status, from_status (when made), company, plus whatever the task
-# wants shown (inbox: state, evidence, message subject/sender/date).
-
-PROGRESSION = ("saved", "applied", "screening", "interviewing", "offer")
-CLOSING = ("rejected", "withdrawn")
-
-
-def status_change_applies(current: str | None, target: str) -> bool:
-    """Whether moving an application from `current` (None: no application) to
-    `target` is a change worth proposing.
-
-    Closing statuses apply from anywhere but themselves. Progress only moves forward
-    (an acknowledgement never takes an interview back to 'applied') and never
-    reopens an application the user closed.
-    """
-    if current == target:
-        return False
-    if target in CLOSING or current is None:
-        return True
-    if current in CLOSING:
-        return False
-    return PROGRESSION.index(target) > PROGRESSION.index(current)
-
-
-async def find_application(conn: aiosqlite.Connection, application_id: int | None,
-                           posting_id: int | None,
-                           company: str | None) -> tuple[int, str] | None:
-    """The application a status change is about, as (id, status): by id, else by
-    posting, else the company's one application without a posting."""
-    if application_id is not None:
-        row = await (await conn.execute(
-            "SELECT id, status FROM applications WHERE id = ?", (application_id,))).fetchone()
-        if row:
-            return int(row[0]), str(row[1])
-    if posting_id is not None:
-        row = await (await conn.execute(
-            "SELECT id, status FROM applications WHERE posting_id = ?",
-            (posting_id,))).fetchone()
-        return (int(row[0]), str(row[1])) if row else None
-    if company:
-        rows = await conn.execute_fetchall(
-            "SELECT id, status FROM applications WHERE posting_id IS NULL "
-            "AND lower(company) = lower(?)", (company,))
-        if len(rows) == 1:
-            return int(rows[0][0]), str(rows[0][1])
-    return None
-
-
-async def _status_target(conn: aiosqlite.Connection,
-                         proposal: Proposal) -> tuple[int, str] | None:
-    return await find_application(conn, proposal.application_id, proposal.posting_id,
-                                  proposal.payload.get("company"))
-
-
-async def _status_stale(conn: aiosqlite.Connection, proposal: Proposal,
-                        home: Path | None) -> str | None:
-    found = await _status_target(conn, proposal)
-    current = found[1] if found else None
-    if status_change_applies(current, proposal.payload["to_status"]):
-        return None
-    now = f"'{current}'" if current else "gone"
-    return f"the application's status is now {now}"
-
-
-async def _apply_status(conn: aiosqlite.Connection, proposal: Proposal, now: str,
-                        home: Path | None) -> dict[str, Any]:
-    target = proposal.payload["to_status"]
-    found = await _status_target(conn, proposal)
-    if found is not None:
-        app_id, previous = found
-        await conn.execute("UPDATE applications SET status = ?, updated_at = ? WHERE id = ?",
-                           (target, now, app_id))
-        return {"application_id": app_id, "previous_status": previous, "status": target,
-                "created": False}
-    company = proposal.payload.get("company") or ""
-    if proposal.posting_id is not None and not company:
-        row = await (await conn.execute("SELECT company FROM postings WHERE id = ?",
-                                        (proposal.posting_id,))).fetchone()
-        company = row[0] if row else ""
-    if proposal.posting_id is None and not company:
-        raise ProposalError(proposal.id, f"proposal {proposal.id} names no posting, "
-                                         "application or company to update")
-    cursor = await conn.execute(
-        "INSERT INTO applications (posting_id, company, status, created_at, updated_at) "
-        "VALUES (?, ?, ?, ?, ?)", (proposal.posting_id, company, target, now, now))
-    return {"application_id": cursor.lastrowid, "previous_status": None, "status": target,
-            "created": True}
-
-
-async def _undo_status(conn: aiosqlite.Connection, proposal: Proposal, now: str,
-                       home: Path | None) -> None:
-    record = proposal.decision or {}
-    app_id = record.get("application_id")
-    row = await (await conn.execute("SELECT status FROM applications WHERE id = ?",
-                                    (app_id,))).fetchone()
-    if row is None or row[0] != record.get("status"):
-        current = f"'{row[0]}'" if row else "gone"
-        raise ProposalError(proposal.id, f"cannot undo accepting {proposal.id}: the "
-                                         f"application's status changed since (now {current})")
-    if not record.get("created"):
-        await conn.execute("UPDATE applications SET status = ?, updated_at = ? WHERE id = ?",
-                           (record["previous_status"], now, app_id))
-        return
-    others = await (await conn.execute(
-        "SELECT id FROM proposals WHERE application_id = ? AND id != ? LIMIT 1",
-        (app_id, proposal.id))).fetchone()
-    if others:
-        raise ProposalError(proposal.id, f"cannot undo accepting {proposal.id}: proposal "
-                                         f"{others[0]} now refers to the application it created")
-    await conn.execute("UPDATE proposals SET application_id = NULL WHERE id = ?", (proposal.id,))
-    try:
-        await conn.execute("DELETE FROM applications WHERE id = ?", (app_id,))
-    except sqlite3.IntegrityError as exc:
-        raise ProposalError(proposal.id, f"cannot undo accepting {proposal.id}: other records "
-                                         "now refer to the application it created") from exc
-
-
-register_applier("status", _apply_status, _undo_status)
-register_staleness("status", _status_stale)
-
-# The file-writing kinds (resume_edit, letter) register their appliers and staleness
-# checks when jobtracker.resume is imported. Importing it here means any code that
-# reviews proposals knows every kind, whether or not it ever imported the tasks.
-from jobtracker import resume as _resume  # noqa: E402, F401

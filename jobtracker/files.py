@@ -1,0 +1,121 @@
+"""Files jobtracker writes into the workspace: atomic writes, and the ledger of them.
+
+Every file jobtracker writes for the user (`tailored/`, `letters/`) goes through
+`write_recorded`, which writes it atomically and records its hash in the
+`written_files` table. That ledger is what lets a later write tell its own file
+from one the user made or edited by hand: only a file still exactly as jobtracker
+wrote it is overwritten or removed.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import tempfile
+import unicodedata
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from jobtracker.store import description_hash
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+SLUG_CHARS = 60
+
+
+class FileRefused(Exception):
+    """A file that may not be written or removed; the message says which and why."""
+
+
+def slug(*parts: str | None) -> str:
+    """A file-name-safe, ASCII, lower-case slug of `parts` ("Acme", "Sr. Engineer" →
+    "acme-sr-engineer"), at most SLUG_CHARS long; "posting" when nothing is left."""
+    text = " ".join(p for p in parts if p)
+    ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
+    return words[:SLUG_CHARS].rstrip("-") or "posting"
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Replace `path` with `text` all at once: a temporary file in the same folder,
+    fsynced, then renamed over it, so a reader never sees half a file and a crash
+    leaves either the old file or the new one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    fsync_dir(path.parent)
+
+
+def fsync_dir(folder: Path) -> None:
+    """Make a rename in `folder` durable (POSIX; a no-op where folders cannot be opened)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+# --- the written-files ledger ------------------------------------------------------------
+
+def relative(path: Path, home: Path) -> str:
+    """How the ledger names a file: its path inside the workspace."""
+    return path.relative_to(home).as_posix()
+
+
+async def check_ours(conn: aiosqlite.Connection, home: Path, path: Path,
+                     new_text: str | None) -> None:
+    """FileRefused unless `path` is missing, already holds exactly `new_text`, or is
+    as jobtracker last wrote it: a hand edit is never lost to an overwrite."""
+    try:
+        current = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FileRefused(f"cannot read {path}: {exc}") from None
+    if new_text is not None and current == new_text:
+        return
+    row = await (await conn.execute("SELECT content_hash FROM written_files WHERE path = ?",
+                                    (relative(path, home),))).fetchone()
+    if row is None or row[0] != description_hash(current):
+        raise FileRefused(f"{relative(path, home)} was changed or made by hand since "
+                          "jobtracker wrote it; move it away first, it is not overwritten")
+
+
+async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path, text: str,
+                         now: str, posting_id: int | None) -> None:
+    """Write `path` atomically and record it in the ledger, inside the caller's
+    transaction; FileRefused when it is not ours to overwrite or cannot be written."""
+    await check_ours(conn, home, path, text)
+    try:
+        write_atomic(path, text)
+    except OSError as exc:
+        raise FileRefused(f"cannot write {path}: {exc.strerror}") from None
+    await conn.execute(
+        "INSERT INTO written_files (path, posting_id, content_hash, written_at) "
+        "VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET posting_id = excluded.posting_id,"
+        " content_hash = excluded.content_hash, written_at = excluded.written_at",
+        (relative(path, home), posting_id, description_hash(text), now))
+
+
+async def remove_recorded(conn: aiosqlite.Connection, home: Path, path: Path) -> None:
+    """Remove a file jobtracker wrote and its ledger row; FileRefused when it is not ours."""
+    await check_ours(conn, home, path, None)
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    await conn.execute("DELETE FROM written_files WHERE path = ?", (relative(path, home),))

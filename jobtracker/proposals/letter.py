@@ -1,0 +1,47 @@
+"""The `letter` kind: a cover letter (coverletter proposes them).
+
+payload: text (the whole letter), paragraphs, company, title, posting_id,
+template_hash, resume_hash, keywords_hash, description_hash, dropped.
+
+Accept writes `letters/<posting-id>-<slug>.md`; undo puts back the letter
+accepted before it for the posting, else removes the file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobtracker import files
+from jobtracker.proposals import written
+from jobtracker.proposals.core import Kind, Proposal, register
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+LETTERS = "letters"
+
+
+async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                 home: Path | None) -> dict[str, Any]:
+    home = written.home_of(proposal, home)
+    others = await written.accepted(conn, "letter", proposal.posting_id, proposal.id)
+    path = written.recorded_path(home, others, written.file_for(home, LETTERS, proposal))
+    await written.write(conn, proposal, home, path, str(proposal.payload.get("text") or ""),
+                        now)
+    return {"path": files.relative(path, home)}
+
+
+async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                home: Path | None) -> None:
+    home = written.home_of(proposal, home)
+    path = written.decided_path(home, LETTERS, proposal)
+    others = await written.accepted(conn, "letter", proposal.posting_id, proposal.id)
+    if others:
+        await written.write(conn, proposal, home, path,
+                            str(others[-1].payload.get("text") or ""), now)
+    else:
+        await written.remove(conn, proposal, home, path)
+
+
+register(Kind("letter", _apply, _undo, written.inputs_changed))

@@ -1,0 +1,92 @@
+"""The `resume_edit` kind: one grounded edit to the resume (tailor proposes them).
+
+payload: original, replacement (the user may revise it before accepting), reason,
+line, company, title, posting_id, resume_hash, keywords_hash, description_hash.
+
+Accept writes `tailored/<posting-id>-<slug>.md`: resume.md as it is now with every
+accepted edit for that posting whose original still occurs in it once, in
+document order. Undo rewrites that file without the edit, or removes it when no
+accepted edit is left.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobtracker import files
+from jobtracker.proposals import written
+from jobtracker.proposals.core import Kind, Proposal, ProposalError, register
+from jobtracker.resume import RESUME, read_input
+from jobtracker.resume.grounding import Edit, Ungrounded, apply_edits, locate
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+TAILORED = "tailored"
+
+
+def _edit_of(resume: str, proposal: Proposal) -> Edit:
+    payload = proposal.payload
+    try:
+        start, end = locate(resume, str(payload.get("original") or ""))
+    except Ungrounded as exc:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: {exc}") from None
+    return Edit(resume[start:end], str(payload.get("replacement") or ""), start, end)
+
+
+def _applicable(resume: str, others: Sequence[Proposal]) -> list[tuple[Proposal, Edit]]:
+    """The accepted edits that still apply to the resume as it is now."""
+    out = []
+    for other in others:
+        try:
+            edit = _edit_of(resume, other)
+        except ProposalError:
+            continue   # its original left the resume: the file moves on without it
+        if not any(edit.overlaps(kept) for _, kept in out):
+            out.append((other, edit))
+    return out
+
+
+def _resume_now(proposal: Proposal, home: Path) -> str:
+    resume = read_input(home, RESUME)
+    if resume is None:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: resume.md is missing")
+    return resume
+
+
+async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                 home: Path | None) -> dict[str, Any]:
+    home = written.home_of(proposal, home)
+    resume = _resume_now(proposal, home)
+    edit = _edit_of(resume, proposal)
+    others = await written.accepted(conn, "resume_edit", proposal.posting_id, proposal.id)
+    kept = _applicable(resume, others)
+    for other, other_edit in kept:
+        if other_edit.overlaps(edit):
+            raise ProposalError(proposal.id, f"proposal {proposal.id} changes text that "
+                                             f"accepted proposal {other.id} already changes; "
+                                             f"undo {other.id} first to accept this one")
+    path = written.recorded_path(home, others, written.file_for(home, TAILORED, proposal))
+    text = apply_edits(resume, [e for _, e in kept] + [edit])
+    await written.write(conn, proposal, home, path, text, now)
+    return {"path": files.relative(path, home),
+            "edits": sorted([p.id for p, _ in kept] + [proposal.id])}
+
+
+async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                home: Path | None) -> None:
+    home = written.home_of(proposal, home)
+    others = await written.accepted(conn, "resume_edit", proposal.posting_id, proposal.id)
+    path = written.decided_path(home, TAILORED, proposal)
+    resume = read_input(home, RESUME)
+    kept = _applicable(resume, others) if resume is not None else []
+    if kept and resume is not None:
+        await written.write(conn, proposal, home, path,
+                            apply_edits(resume, [e for _, e in kept]), now)
+    else:
+        await written.remove(conn, proposal, home, path)
+
+
+register(Kind("resume_edit", _apply, _undo, written.inputs_changed))

@@ -1,0 +1,84 @@
+"""The `status` kind: a change to an application's status (inbox proposes them).
+
+payload: to_status, from_status (when made), company, plus whatever the task
+wants shown (inbox: state, evidence, message subject/sender/date).
+
+Which application, and how its status changes, is `jobtracker.applications`'
+rule, the same one `jobtracker status` and the TUI picker use. Accept creates the
+application when there is none; undo takes the change back while the application
+still has the status the accept set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobtracker import applications
+from jobtracker.applications import ApplicationError, Change, Source
+from jobtracker.proposals.core import Kind, Proposal, ProposalError, register
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+
+async def _target(conn: aiosqlite.Connection,
+                  proposal: Proposal) -> applications.Application | None:
+    return await applications.find(conn, application_id=proposal.application_id,
+                                   posting_id=proposal.posting_id,
+                                   company=proposal.payload.get("company"))
+
+
+async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
+                 home: Path | None) -> str | None:
+    found = await _target(conn, proposal)
+    current = found.status if found else None
+    if applications.status_change_applies(current, proposal.payload["to_status"]):
+        return None
+    now = f"'{current}'" if current else "gone"
+    return f"the application's status is now {now}"
+
+
+async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                 home: Path | None) -> dict[str, Any]:
+    try:
+        change = await applications.set_status(
+            conn, proposal.payload["to_status"], now, Source("proposal", proposal.id),
+            application_id=proposal.application_id, posting_id=proposal.posting_id,
+            company=proposal.payload.get("company"))
+    except ApplicationError as exc:
+        raise ProposalError(proposal.id, f"proposal {proposal.id} {exc}") from None
+    return {"application_id": change.application_id, "previous_status": change.before,
+            "status": change.after, "created": change.created}
+
+
+async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                home: Path | None) -> None:
+    record = proposal.decision or {}
+    change = Change(record.get("application_id") or 0,
+                    None if record.get("created") else record.get("previous_status"),
+                    str(record.get("status")))
+    try:
+        await applications.unchanged(conn, change)
+        if change.created:
+            await _release(conn, proposal, change.application_id)
+        await applications.restore(conn, change, now, Source("proposal", proposal.id))
+    except ApplicationError as exc:
+        raise ProposalError(proposal.id,
+                            f"cannot undo accepting {proposal.id}: {exc}") from None
+
+
+async def _release(conn: aiosqlite.Connection, proposal: Proposal, application_id: int) -> None:
+    """Let go of the application the accept created, so it can be deleted; refused
+    while another proposal refers to it."""
+    others = await (await conn.execute(
+        "SELECT id FROM proposals WHERE application_id = ? AND id != ? LIMIT 1",
+        (application_id, proposal.id))).fetchone()
+    if others:
+        raise ApplicationError(f"proposal {others[0]} now refers to the application "
+                               "it created")
+    await conn.execute("UPDATE proposals SET application_id = NULL WHERE id = ?",
+                       (proposal.id,))
+
+
+register(Kind("status", _apply, _undo, _stale))
