@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import proposals
+from jobtracker.mail import sync_maildir, unsynced_count
 from jobtracker.tasks import register
 from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
@@ -124,6 +125,18 @@ class InboxTask(Task):
         if not (maildir / "cur").is_dir() and not (maildir / "new").is_dir():
             return f"maildir {maildir} has no cur/ or new/ folder"
         return None
+
+    async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
+        """Read new and changed mail into `messages` (read-only on the Maildir), when the
+        folder is usable; otherwise `unavailable_reason` says why."""
+        if ctx.config.maildir is not None and self.unavailable_reason(ctx) is None:
+            await sync_maildir(conn, ctx.config.maildir, ctx.now)
+
+    async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
+        """Mail that arrived since the last sync: replies waiting to be read."""
+        if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
+            return 0
+        return await unsynced_count(conn, ctx.config.maildir)
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         row = await (await conn.execute(
