@@ -24,8 +24,6 @@ from pathlib import Path
 
 import aiosqlite
 
-from jobtracker.store.backfill import backfill_description_hashes
-
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
@@ -143,7 +141,6 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.create_function("description_hash", 1, description_hash, deterministic=True)
         await _migrate(conn, path)
-        await backfill_description_hashes(conn)
     except BaseException:
         await conn.close()
         raise
