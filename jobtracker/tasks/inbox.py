@@ -15,7 +15,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import proposals
-from jobtracker.mail import sync_maildir, unsynced_count
 from jobtracker.tasks import register
 from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
@@ -130,12 +129,18 @@ class InboxTask(Task):
         """Read new and changed mail into `messages` (read-only on the Maildir), when the
         folder is usable; otherwise `unavailable_reason` says why."""
         if ctx.config.maildir is not None and self.unavailable_reason(ctx) is None:
+            # Imported only with a Maildir to read: every command loads the task modules,
+            # and the email parsing stack is a noticeable part of a dry run's start-up.
+            from jobtracker.mail import sync_maildir
+
             await sync_maildir(conn, ctx.config.maildir, ctx.now)
 
     async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         """Mail that arrived since the last sync: replies waiting to be read."""
         if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
             return 0
+        from jobtracker.mail import unsynced_count  # as in bring_in
+
         return await unsynced_count(conn, ctx.config.maildir)
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
