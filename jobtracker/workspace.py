@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,12 +27,12 @@ def resolve_home(arg: str | os.PathLike[str] | None = None) -> Path:
     return cfg.expand_path(xdg) / "jobtracker"
 
 
-def _tasks() -> list[cfg.TaskDeclaration]:
+def _tasks() -> Sequence[cfg.TaskDeclaration]:
     """The registered tasks in pipeline order, which config checks task names against.
     Imported when asked: finding a workspace's folder needs no task module loaded."""
     from jobtracker.tasks import ordered
 
-    return list(ordered())
+    return ordered()
 
 
 @dataclass(frozen=True)

@@ -23,6 +23,7 @@ from jobtracker.run.gate import InOrder
 from jobtracker.run.ledger import Ledger
 from jobtracker.tasks import Context, Task, Unit
 from jobtracker.workers.events import EventType, report
+from jobtracker.workers.job import Job
 
 BATCH = 256          # units read per pending() query
 RECHECK_AFTER = 2.0  # seconds a listed unit may wait before done() asks the database again
@@ -143,8 +144,8 @@ class Feeder:
             span.set_attribute("task.outcome", "finished")
             return label
 
-    async def follow_ups(self, unit: Unit, result: str | None) -> list[Unit]:
-        fresh: list[Unit] = []
+    async def follow_ups(self, unit: Unit, result: str | None) -> list[Job]:
+        fresh: list[Job] = []
         if result is not None:
             for later in self.followers:
                 fresh += await later.listed_for(unit.subject)
