@@ -2,6 +2,12 @@
 
 Each `load_*` function returns a frozen dataclass or raises `ConfigError`. Unknown
 keys are errors, so a typo never passes silently. Paths expand `~` and `$VARS`.
+
+This module names no task. The files that mention tasks (`llm.models`,
+`llm.max_tokens`, plugins.yaml) are checked against the tasks the caller gives:
+each task declares what configuration needs from it (`TaskDeclaration`). Task
+modules import this one, so the registry is handed in (by `Workspace`), never
+imported.
 """
 
 from __future__ import annotations
@@ -10,7 +16,7 @@ import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
@@ -20,8 +26,25 @@ LEVELS = ("intern", "junior", "mid", "senior", "staff", "principal", "director")
 STATUSES = ("saved", "applied", "screening", "interviewing", "offer", "rejected", "withdrawn")
 WEIGHT_KEYS = ("fit", "remote", "location", "recency", "salary")
 DEFAULT_WEIGHTS = {"fit": 1.0, "remote": 0.3, "location": 0.2, "recency": 0.2, "salary": 0.1}
-DEFAULT_MAX_TOKENS = {"default": 512, "tailor": 1500, "coverletter": 1500}
+DEFAULT_MAX_TOKENS = 512     # llm.max_tokens.default, for a task that declares none
 DEFAULT_CONCURRENCY = 4
+
+
+class TaskDeclaration(Protocol):
+    """What configuration needs to know of a task; each task declares it."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def enabled_by_default(self) -> bool:
+        """Whether the task is on when plugins.yaml does not say."""
+        ...
+
+    @property
+    def max_tokens(self) -> int | None:
+        """The task's default answer bound; None: `llm.max_tokens.default`."""
+        ...
 
 
 def expand_path(value: str) -> Path:
@@ -98,14 +121,14 @@ class LLMConfig:
     api_key_env: str | None = None
     timeout: float = 120.0
     retries: int = 3
-    max_tokens: dict[str, int] = field(default_factory=lambda: dict(DEFAULT_MAX_TOKENS))
+    max_tokens: dict[str, int] = field(default_factory=lambda: {"default": DEFAULT_MAX_TOKENS})
     gguf: Path | None = None
 
     def model_for(self, task: str) -> str | None:
         return self.models.get(task, self.model)
 
     def max_tokens_for(self, task: str) -> int:
-        return self.max_tokens.get(task, self.max_tokens.get("default", 512))
+        return self.max_tokens.get(task, self.max_tokens.get("default", DEFAULT_MAX_TOKENS))
 
 
 @dataclass(frozen=True)
@@ -117,7 +140,11 @@ class Config:
     path: Path | None = None
 
 
-def load_config(path: Path) -> Config:
+def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
+    """config.yaml; `llm.models` and `llm.max_tokens` accept the names of `tasks`, whose
+    declared answer bounds are the defaults under the file's own."""
+    tasks = tuple(tasks)
+    names = tuple(task.name for task in tasks)
     doc = load(path)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
@@ -131,7 +158,7 @@ def load_config(path: Path) -> Config:
         models={
             str(k): _str(doc, v, "llm", "models", k)
             for k, v in _mapping(doc, llm_raw.get("models"), "llm", "models",
-                                 allowed=_task_names()).items()
+                                 allowed=names).items()
         },
         api_key_env=_str(doc, llm_raw["api_key_env"], "llm", "api_key_env")
         if llm_raw.get("api_key_env") is not None else None,
@@ -139,10 +166,11 @@ def load_config(path: Path) -> Config:
                         minimum=1),
         retries=_int(doc, llm_raw.get("retries", defaults.retries), "llm", "retries"),
         max_tokens={
-            **DEFAULT_MAX_TOKENS,
+            "default": DEFAULT_MAX_TOKENS,
+            **{task.name: task.max_tokens for task in tasks if task.max_tokens is not None},
             **{str(k): _int(doc, v, "llm", "max_tokens", k, minimum=16)
                for k, v in _mapping(doc, llm_raw.get("max_tokens"), "llm", "max_tokens",
-                                    allowed=("default", *_task_names())).items()},
+                                    allowed=("default", *names)).items()},
         },
         gguf=expand_path(_str(doc, llm_raw["gguf"], "llm", "gguf"))
         if llm_raw.get("gguf") is not None else None,
@@ -252,22 +280,14 @@ def load_sources(path: Path, known_ats: Iterable[str]) -> Sources:
 
 # --- plugins.yaml -------------------------------------------------------------------
 
-DEFAULT_ENABLED = {"level": True, "judge": True, "inbox": True, "tailor": True,
-                   "coverletter": False}
-
-
-def _task_names() -> tuple[str, ...]:
-    return tuple(DEFAULT_ENABLED)
-
-
-def load_plugins(path: Path, known_tasks: Iterable[str]) -> dict[str, bool]:
-    """Which tasks are switched on: the defaults, overridden by plugins.yaml."""
+def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool]:
+    """Which of `tasks` are switched on: each one's declared default, overridden by
+    plugins.yaml. A name that is not one of `tasks` is an error."""
     doc = load(path)
-    known = tuple(known_tasks)
+    enabled = {task.name: task.enabled_by_default for task in tasks}
     top = _mapping(doc, doc.data, allowed=("tasks",))
-    tasks = _mapping(doc, top.get("tasks"), "tasks", allowed=known)
-    enabled = {name: DEFAULT_ENABLED.get(name, True) for name in known}
-    for name, value in tasks.items():
+    switched = _mapping(doc, top.get("tasks"), "tasks", allowed=enabled)
+    for name, value in switched.items():
         if not isinstance(value, bool):
             raise doc.error("must be true or false", "tasks", name)
         enabled[name] = value
@@ -276,6 +296,6 @@ def load_plugins(path: Path, known_tasks: Iterable[str]) -> dict[str, bool]:
 
 __all__ = [
     "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "LLMConfig", "Profile",
-    "Sources", "expand_path", "load_config", "load_plugins", "load_profile", "load_sources",
-    "normalize_llm_url",
+    "Sources", "TaskDeclaration", "expand_path", "load_config", "load_plugins", "load_profile",
+    "load_sources", "normalize_llm_url",
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -26,6 +27,14 @@ def resolve_home(arg: str | os.PathLike[str] | None = None) -> Path:
     return cfg.expand_path(xdg) / "jobtracker"
 
 
+def _tasks() -> Sequence[cfg.TaskDeclaration]:
+    """The registered tasks in pipeline order, which config checks task names against.
+    Imported when asked: finding a workspace's folder needs no task module loaded."""
+    from jobtracker.tasks import ordered
+
+    return ordered()
+
+
 @dataclass(frozen=True)
 class Workspace:
     home: Path
@@ -46,7 +55,7 @@ class Workspace:
         return self.home / "run.lock"
 
     def config(self) -> cfg.Config:
-        return cfg.load_config(self / "config.yaml")
+        return cfg.load_config(self / "config.yaml", _tasks())
 
     def profile(self) -> cfg.Profile:
         return cfg.load_profile(self / "profile.yaml")
@@ -57,11 +66,8 @@ class Workspace:
         return cfg.load_sources(self / "sources.yaml", REGISTRY)
 
     def plugins(self) -> dict[str, bool]:
-        """Which tasks are switched on. Names are the pipeline's tasks plus any registered."""
-        from jobtracker.tasks import REGISTRY
-
-        known = [*cfg.DEFAULT_ENABLED, *(n for n in REGISTRY if n not in cfg.DEFAULT_ENABLED)]
-        return cfg.load_plugins(self / "plugins.yaml", known)
+        """Which registered tasks are switched on."""
+        return cfg.load_plugins(self / "plugins.yaml", _tasks())
 
     def init(self) -> list[Path]:
         """Create the folder and every missing file; never overwrite. Returns what was made."""

@@ -15,14 +15,15 @@ same grounding checks a real model's answer must pass:
   asks for;
 - coverletter: paragraphs made of the resume's own lines.
 
-Whatever the schema holds beyond the fields understood here is filled with the
-smallest valid value (`instance_of`), so the answer always validates.
+Any other task — a new one has nothing to add here — gets the smallest instance
+of the schema it asked for (`instance_of`). Whatever a schema holds beyond the
+fields understood here is filled the same way, so the answer always validates.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from jobtracker.config import LEVELS
@@ -161,17 +162,20 @@ def user_text(body: dict[str, Any]) -> str:
     return ""
 
 
+# The flat response format carries no schema name: a field tells the hand-written
+# answers' schemas apart. A task not told apart here gets the schema's instance.
+_FIELD_OF_TASK = (("level", "level"), ("verdict", "judge"), ("state", "inbox"),
+                  ("edits", "tailor"), ("paragraphs", "coverletter"))
+
+
 def task_of(body: dict[str, Any]) -> str:
-    """The task asked: the json_schema's name (contract §4), else a guess from its fields."""
+    """The task asked: the json_schema's name (the task's name), else a guess from its
+    fields; '' when neither says."""
     name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
     if isinstance(name, str) and name:
         return name
     props = set(requested_schema(body).get("properties") or {})
-    for field, task in (("level", "level"), ("verdict", "judge"), ("state", "inbox"),
-                        ("edits", "tailor")):
-        if field in props:
-            return task
-    return "coverletter"
+    return next((task for field, task in _FIELD_OF_TASK if field in props), "")
 
 
 def _joined(words: Sequence[str]) -> str:
@@ -323,26 +327,27 @@ class Resume:
                 "letter": "\n\n".join(paragraphs), "text": "\n\n".join(paragraphs)}
 
 
+def _level_answer(text: str) -> dict[str, Any]:
+    return level_answer(text.removeprefix("Title: "))
+
+
 class DemoAnswers:
-    """The demo model's answer to one chat request, as a schema-valid object."""
+    """The demo model's answer to one chat request, as a schema-valid object: the
+    hand-written answer for the task asked when there is one, else the smallest
+    instance of its schema."""
 
     def __init__(self, resume: Resume) -> None:
         self.resume = resume
+        self.hand_written: dict[str, Callable[[str], dict[str, Any]]] = {
+            "level": _level_answer, "judge": judge_answer, "inbox": inbox_answer,
+            "tailor": resume.tailor_answer, "coverletter": resume.coverletter_answer,
+        }
 
-    def __call__(self, body: dict[str, Any]) -> dict[str, Any]:
+    def __call__(self, body: dict[str, Any]) -> Any:
         schema = requested_schema(body)
-        task, text = task_of(body), user_text(body)
-        if task == "level":
-            meaning = level_answer(text.removeprefix("Title: "))
-        elif task == "judge":
-            meaning = judge_answer(text)
-        elif task == "inbox":
-            meaning = inbox_answer(text)
-        elif task == "tailor":
-            meaning = self.resume.tailor_answer(text)
-        else:
-            meaning = self.resume.coverletter_answer(text)
-        return fit(meaning, schema, schema)
+        answer = self.hand_written.get(task_of(body))
+        meaning = answer(user_text(body)) if answer is not None else None
+        return fit(meaning, schema, schema)   # fit(None, ...) is the schema's instance
 
 
 __all__ = ["DemoAnswers", "Resume", "fit", "instance_of", "requested_schema", "task_of"]

@@ -31,8 +31,6 @@ from pathlib import Path
 
 import aiosqlite
 
-from jobtracker.store.backfill import backfill_description_hashes
-
 log = logging.getLogger(__name__)
 
 BUSY_TIMEOUT_MS = 30_000
@@ -52,6 +50,10 @@ def explain(path: Path, exc: BaseException) -> StoreError | None:
     None when it is not about the file (a constraint, a bug: those stay as they are)."""
     if isinstance(exc, StoreError):
         return exc
+    if isinstance(exc, UnicodeDecodeError):
+        # Every text jobtracker stores is UTF-8: text that does not decode is damage.
+        return StoreError(f"{path}: the database is damaged (text that is not UTF-8 where "
+                          f"SQLite keeps its settings or schema); {_MOVE_ASIDE}")
     if isinstance(exc, OSError):
         return StoreError(f"{path.parent}: cannot create the workspace folder: "
                           f"{exc.strerror or exc}; check the path and its permissions")
@@ -220,7 +222,7 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
     A database that cannot be used raises StoreError, phrased for people."""
     try:
         return await _open_connection(path)
-    except (sqlite3.Error, OSError) as exc:
+    except (sqlite3.Error, OSError, UnicodeDecodeError) as exc:
         error = explain(path, exc)
         if error is None:
             raise
@@ -241,7 +243,6 @@ async def _open_connection(path: Path) -> aiosqlite.Connection:
         await conn.execute("PRAGMA foreign_keys = ON")
         await conn.create_function("description_hash", 1, description_hash, deterministic=True)
         await _migrate(conn, path)
-        await backfill_description_hashes(conn)
     except BaseException:
         await conn.close()
         raise

@@ -1,9 +1,10 @@
 """What a task is: one bounded question for the model, and the code around it.
 
-A task module is pure. It reads (never writes outside `apply`) through the
-connection it is handed, builds a request, parses and grounds the answer, and
-describes what to write. It opens no connection or socket and reads no clock:
-`runner.py` owns those, and hands the time in as `ctx.now`.
+A task module is pure. It reads (never writes outside `apply` and its hooks)
+through the connection it is handed, builds a request, parses and grounds the
+answer, and describes what to write. It opens no connection or socket and reads
+no clock: the runner (`jobtracker/run/`) owns those, and hands the time in as
+`ctx.now`.
 """
 
 from __future__ import annotations
@@ -118,7 +119,6 @@ class Context:
     profile: Profile
     now: str                          # ISO 8601 UTC, read once by the runner
     texts: dict[str, str | None] = field(default_factory=dict)  # resume.md, ... (None: missing)
-    model_available: bool = True
 
 
 class NoAnswer(Exception):
@@ -129,15 +129,41 @@ class NoAnswer(Exception):
 
 
 class Task:
-    """Base class for a model task. Subclasses set the class attributes and override."""
+    """Base class for a model task. Subclasses set the class attributes and override.
 
-    name: ClassVar[str]
+    The runner names no task: it calls every method here for every task. What is
+    particular to one — input it brings in from outside before the queue is
+    surveyed, data it derives from its answers, the settings it needs — is one of
+    these methods or declarations, overridden in the task's own module.
+    """
+
+    name: ClassVar[str]               # also the answer schema's name the model server sees
     priority: ClassVar[int]
     summary: ClassVar[str]
+    # What configuration needs from the task (config.py is given the registry):
+    enabled_by_default: ClassVar[bool] = True   # when plugins.yaml does not say
+    max_tokens: ClassVar[int | None] = None     # answer bound; None: llm.max_tokens.default
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         """Why this task cannot run at all (missing config), or None."""
         return None
+
+    # --- hooks around a stage: the runner calls them for every task --------------------
+
+    async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
+        """Bring outside input into the database at the start of a run, before the queue
+        is surveyed (inbox reads the Maildir). The runner holds the workspace lease."""
+
+    async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
+        """Units' worth of outside input `bring_in` would read now, counted without
+        changing anything: the queue between runs shows it as pending work."""
+        return 0
+
+    async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,
+                            applied: int) -> None:
+        """Refresh data derived from this task's answers, after a stage in which
+        `applied` new ones were written (judge rescores). Not called when none were;
+        the task's units may also have run as follow-ups inside another task's stage."""
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         """How many units are pending. Override with a COUNT query for large tables."""

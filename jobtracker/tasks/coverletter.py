@@ -97,6 +97,8 @@ class CoverLetterTask(ScoredMatchTask):
     name = "coverletter"
     priority = 60
     summary = "draft cover letters for scored matches"
+    enabled_by_default = False   # a letter is asked for, not assumed
+    max_tokens = 1500            # up to five paragraphs
     answers_table = "cover_letters"
 
     def unavailable_reason(self, ctx: Context) -> str | None:

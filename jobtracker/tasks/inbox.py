@@ -125,6 +125,24 @@ class InboxTask(Task):
             return f"maildir {maildir} has no cur/ or new/ folder"
         return None
 
+    async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
+        """Read new and changed mail into `messages` (read-only on the Maildir), when the
+        folder is usable; otherwise `unavailable_reason` says why."""
+        if ctx.config.maildir is not None and self.unavailable_reason(ctx) is None:
+            # Imported only with a Maildir to read: every command loads the task modules,
+            # and the email parsing stack is a noticeable part of a dry run's start-up.
+            from jobtracker.mail import sync_maildir
+
+            await sync_maildir(conn, ctx.config.maildir, ctx.now)
+
+    async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
+        """Mail that arrived since the last sync: replies waiting to be read."""
+        if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
+            return 0
+        from jobtracker.mail import unsynced_count  # as in bring_in
+
+        return await unsynced_count(conn, ctx.config.maildir)
+
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         row = await (await conn.execute(
             "SELECT COUNT(*) FROM messages WHERE state IS NULL")).fetchone()

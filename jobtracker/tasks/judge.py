@@ -208,6 +208,13 @@ class JudgeTask(Task):
              json.dumps(result["misses"]), model, ctx.now))
         return result["verdict"]
 
+    async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,
+                            applied: int) -> None:
+        """Scores are arithmetic over verdicts, not a task. Refresh them whenever new
+        verdicts were written, so tailor, which works down scores, sees them in the
+        same run."""
+        await scoring.rescore(conn, ctx.profile, ctx.now)
+
 
 register(JudgeTask())
 

@@ -207,6 +207,7 @@ class TailorTask(ScoredMatchTask):
     name = "tailor"
     priority = 50
     summary = "propose resume edits for scored matches"
+    max_tokens = 1500   # several edits, each with a line of resume in it twice
     answers_table = "resume_suggestions"
 
     def unavailable_reason(self, ctx: Context) -> str | None:

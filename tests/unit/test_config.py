@@ -8,14 +8,15 @@ import pytest
 
 from jobtracker import config as cfg
 from jobtracker.cli import main
+from jobtracker.tasks import ordered
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
-TASKS = ["level", "judge", "inbox", "tailor", "coverletter"]
+TASKS = ordered()   # the registry, in pipeline order, as Workspace hands it to config
 
 
 def test_missing_files_mean_defaults(tmp_path: Path) -> None:
-    config = cfg.load_config(tmp_path / "config.yaml")
+    config = cfg.load_config(tmp_path / "config.yaml", TASKS)
     assert config.concurrency == 4
     assert config.llm.max_tokens_for("tailor") == 1500
     assert config.llm.max_tokens_for("level") == 512
@@ -39,7 +40,7 @@ def test_paths_expand_tilde_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setenv("MAILROOT", "/srv/mail")
     path = tmp_path / "config.yaml"
     path.write_text("maildir: $MAILROOT/jobs\nllm:\n  gguf: ~/m.gguf\n")
-    config = cfg.load_config(path)
+    config = cfg.load_config(path, TASKS)
     assert config.maildir == Path("/srv/mail/jobs")
     assert config.llm.gguf == tmp_path / "m.gguf"
 
@@ -56,7 +57,7 @@ def test_config_errors_name_line_and_field(tmp_path: Path, text: str, line: int,
     path = tmp_path / "config.yaml"
     path.write_text(text)
     with pytest.raises(ConfigError) as caught:
-        cfg.load_config(path)
+        cfg.load_config(path, TASKS)
     assert caught.value.line == line
     assert str(caught.value).startswith(f"{path}:{line}: ")
     assert fragment in str(caught.value)

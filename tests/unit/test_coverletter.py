@@ -13,7 +13,7 @@ import jsonschema
 import pytest
 
 from jobtracker import proposals, store
-from jobtracker.config import DEFAULT_ENABLED, Config, Profile
+from jobtracker.config import Config, Profile, load_plugins
 from jobtracker.resume import text_hash
 from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, ordered
 from jobtracker.tasks.coverletter import MAX_PARAGRAPHS, SCHEMA, CoverLetterTask, assemble
@@ -71,8 +71,9 @@ async def write_letter(conn: aiosqlite.Connection, unit: Unit, ctx: Context,
 def test_registered_at_priority_60_and_off_by_default() -> None:
     assert REGISTRY["coverletter"].priority == 60
     assert [t.name for t in ordered()][-1] == "coverletter"
-    assert DEFAULT_ENABLED["coverletter"] is False
-    assert "coverletter" not in [t.name for t in ordered(DEFAULT_ENABLED)]
+    defaults = load_plugins(Path("/nonexistent/plugins.yaml"), ordered())
+    assert defaults["coverletter"] is False
+    assert "coverletter" not in [t.name for t in ordered(defaults)]
 
 
 async def test_unavailable_without_template_or_resume(conn: aiosqlite.Connection) -> None:

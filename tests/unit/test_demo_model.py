@@ -132,3 +132,32 @@ def test_tailor_edits_quote_a_resume_line_and_add_only_keywords() -> None:
         assert "Swift" not in added
         assert any(k in added for k in keywords)
     assert edits[0]["original"].startswith("Designed an event pipeline on Kafka")
+
+
+TOY_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "word": {"type": "string", "maxLength": 20},
+        "count": {"type": "integer", "minimum": 1},
+        "tags": {"type": "array", "minItems": 2, "maxItems": 3, "items": {"type": "string"}},
+    },
+    "required": ["word", "count", "tags"],
+    "additionalProperties": False,
+}
+
+
+def test_a_task_with_no_hand_written_answer_still_gets_a_schema_valid_one(
+        server: DemoModelServer) -> None:
+    response = chat(server, "toy", TOY_SCHEMA, "Anything at all")
+    answer = json.loads(response.json()["choices"][0]["message"]["content"])
+    jsonschema.validate(answer, TOY_SCHEMA)
+    assert answer["count"] >= 1 and len(answer["tags"]) == 2
+
+
+def test_the_flat_format_tells_tasks_apart_by_a_field_and_knows_no_other() -> None:
+    answers = DemoModelServer(latency=0).answers
+    flat = {"messages": [{"role": "user", "content": "Title: Staff Engineer"}],
+            "response_format": {"type": "json_object", "schema": level.SCHEMA}}
+    assert answers(flat)["level"] == "staff"
+    flat["response_format"]["schema"] = TOY_SCHEMA
+    jsonschema.validate(answers(flat), TOY_SCHEMA)

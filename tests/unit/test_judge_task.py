@@ -4,7 +4,6 @@ and when a posting is asked again."""
 from __future__ import annotations
 
 import json
-import logging
 from collections.abc import AsyncIterator
 from dataclasses import replace
 from pathlib import Path
@@ -17,7 +16,6 @@ import pytest
 from jobtracker import store
 from jobtracker.config import Config, Profile
 from jobtracker.store import description_hash
-from jobtracker.store.backfill import backfill_description_hashes
 from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, ordered
 from jobtracker.tasks.judge import MAX_DESCRIPTION_CHARS, SCHEMA, VERDICTS, JudgeTask
 
@@ -341,45 +339,3 @@ async def test_the_ledger_is_keyed_on_unit_key(conn: aiosqlite.Connection) -> No
         "SELECT unit_key FROM task_attempts WHERE task = 'judge' AND failures >= 3")}
     assert now[2] == old[2] and now[2] in set_aside      # same question: still set aside
     assert now[1] != old[1] and now[1] not in set_aside  # new question: a clean slate
-
-
-# --- upgrade without re-asking ---------------------------------------------------------
-
-async def _legacy_ranking(conn: aiosqlite.Connection, pid: int) -> None:
-    """A row as an older jobtracker wrote it: no description hash, old key shape."""
-    await conn.execute(
-        "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, verdict, "
-        "ranked_at) VALUES (?, ?, ?, NULL, 'strong', '2026-01-01T00:00:00Z')",
-        (pid, PROFILE.prose_hash, PROFILE.prose_hash))
-
-
-async def test_backfill_stamps_legacy_rows_on_connect(
-        tmp_path: Path, caplog: pytest.LogCaptureFixture) -> None:
-    path = tmp_path / "db.sqlite"
-    async with store.connect(path) as conn:
-        await conn.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a')")
-        for pid in (1, 2):
-            await add_posting(conn, pid)
-            await _legacy_ranking(conn, pid)
-        assert len(await TASK.pending(conn, make_ctx())) == 2   # NULL would mean re-ask
-    with caplog.at_level(logging.INFO, logger="jobtracker.store.backfill"):
-        async with store.connect(path) as conn:
-            rows = await conn.execute_fetchall(
-                "SELECT posting_id, unit_key, description_hash FROM rankings ORDER BY 1")
-            assert await TASK.pending(conn, make_ctx()) == []
-            assert await TASK.count(conn, make_ctx()) == 0
-            assert await backfill_description_hashes(conn) == 0   # self-draining
-    assert "rankings: stamped 2 row(s)" in caplog.text
-    for pid, key, dhash in rows:
-        assert dhash == description_hash(f"Posting {pid}: Python and Kubernetes.")
-        assert key == f"p{pid}:{PROFILE.prose_hash}:{dhash}"   # the key the ledger uses now
-
-
-async def test_backfill_keeps_a_later_description_change_visible(
-        conn: aiosqlite.Connection) -> None:
-    await add_posting(conn, 1)
-    await _legacy_ranking(conn, 1)
-    assert await backfill_description_hashes(conn) == 1
-    assert await TASK.pending(conn, make_ctx()) == []
-    await conn.execute("UPDATE postings SET description = 'New: Python.' WHERE id = 1")
-    assert [u.subject for u in await TASK.pending(conn, make_ctx())] == [1]

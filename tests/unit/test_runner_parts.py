@@ -1,11 +1,13 @@
-"""Runner pieces with no I/O: queue formatting, task choice, in-order apply."""
+"""Runner pieces with no I/O: queue formatting, task choice, in-order apply, the budget."""
 
 from __future__ import annotations
 
 import asyncio
 import random
 
-from jobtracker.runner import TaskState, _InOrder, choose, format_queue
+from jobtracker.run.feeder import Budget
+from jobtracker.run.gate import InOrder
+from jobtracker.runner import TaskState, choose, format_queue
 
 STATES = [
     TaskState("level", 10, "read descriptions to settle UNCERTAIN postings", pending=2314),
@@ -47,7 +49,7 @@ def test_choose_prefers_pipeline_order_and_honours_a_pin() -> None:
 
 
 async def test_in_order_applies_in_submission_order_whatever_finishes_first() -> None:
-    order = _InOrder()
+    order = InOrder()
     keys = [f"u{i}" for i in range(20)]
     for key in keys:
         order.take(key)
@@ -64,7 +66,7 @@ async def test_in_order_applies_in_submission_order_whatever_finishes_first() ->
 
 
 async def test_in_order_a_skipped_number_does_not_block_the_rest() -> None:
-    order = _InOrder()
+    order = InOrder()
     for key in ("a", "b", "c"):
         order.take(key)
     order.advance("a")            # failed or skipped before its turn
@@ -72,3 +74,41 @@ async def test_in_order_a_skipped_number_does_not_block_the_rest() -> None:
     order.advance("b")
     await asyncio.wait_for(order.turn("c"), 1)
     assert order.open == 1
+
+
+async def test_in_order_advance_starts_no_task_and_wakes_the_next_unit() -> None:
+    order = InOrder()
+    for key in ("a", "b"):
+        order.take(key)
+    waiting = asyncio.ensure_future(order.turn("b"))
+    await asyncio.sleep(0)
+    assert not waiting.done()
+    before = asyncio.all_tasks()
+    order.advance("a")
+    assert asyncio.all_tasks() == before     # nothing fired and forgotten
+    await asyncio.wait_for(waiting, 1)
+
+
+async def test_in_order_a_cancelled_waiter_does_not_hold_up_the_rest() -> None:
+    order = InOrder()
+    for key in ("a", "b", "c"):
+        order.take(key)
+    waiting = asyncio.ensure_future(order.turn("b"))
+    await asyncio.sleep(0)
+    waiting.cancel()
+    order.advance("b")            # its finally block still advances
+    order.advance("a")
+    await asyncio.wait_for(order.turn("c"), 1)
+    assert order.open == 1
+
+
+def test_budget_counts_what_each_task_spent_and_stop_closes_it() -> None:
+    budget = Budget(3)
+    for task in ("level", "judge", "level"):
+        budget.spend(task)
+    assert budget.used_up and budget.closed
+    assert list(budget.spent) == ["level", "judge"] and budget.spent["level"] == 2
+    unlimited = Budget(None)
+    assert unlimited.allows(256) == 256 and not unlimited.closed
+    unlimited.stop()
+    assert unlimited.closed and not unlimited.used_up

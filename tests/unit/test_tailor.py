@@ -408,6 +408,7 @@ def test_work_then_accept_writes_the_tailored_resume(
 
 
 def test_plugins_default_switches_tailor_on() -> None:
-    from jobtracker.config import DEFAULT_ENABLED
+    from jobtracker.config import load_plugins
+    from jobtracker.tasks import ordered
 
-    assert DEFAULT_ENABLED["tailor"] is True
+    assert load_plugins(Path("/nonexistent/plugins.yaml"), ordered())["tailor"] is True

@@ -1,0 +1,213 @@
+"""A run over an open workspace: the thin `Run` that wires the parts, and `work()`.
+
+`work()` owns every socket, transaction and clock read of a run; task modules only
+describe. A run:
+
+1. loads the workspace's settings and takes the workspace lease;
+2. lets every task bring its outside input into the database (`Task.bring_in`);
+3. probes the model server — with no model it reports the queue and changes
+   nothing;
+4. works units through the job loop. Each unit is asked, parsed, applied and
+   committed on its own, so an interrupted run keeps every unit committed
+   before it. Results are applied in the order `pending()` listed them (units
+   that finish early wait their turn), so nothing depends on which answer came
+   back first. After each stage every task may refresh what it derives from
+   its new answers (`Task.after_applied`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from pathlib import Path
+
+import aiosqlite
+from opentelemetry import trace
+
+from jobtracker import scoring, store
+from jobtracker.lease import Lease
+from jobtracker.llm import LLMClient
+from jobtracker.local_model import run_client
+from jobtracker.run.clock import now_iso, run_id
+from jobtracker.run.database import Database
+from jobtracker.run.feeder import Budget, Feeder
+from jobtracker.run.ledger import Ledger
+from jobtracker.run.queue import TaskState, bring_in, choose, survey, survey_between_runs
+from jobtracker.run.setup import RunOptions, Setup
+from jobtracker.tasks import Context, Task
+from jobtracker.telemetry import Telemetry
+from jobtracker.workers.events import Reporter
+from jobtracker.workers.loop import JobLoop
+from jobtracker.workers.reporters import EventsFileReporter
+
+
+@dataclass
+class RunResult:
+    states: list[TaskState] = field(default_factory=list)   # the queue when the run began
+    model_reason: str | None = None     # set when no model could be used
+    counts: dict[str, int] = field(default_factory=lambda: {
+        "finished": 0, "failed": 0, "skipped": 0})
+    worked: list[str] = field(default_factory=list)          # tasks that had units submitted
+    elapsed: float = 0.0
+    run_dir: Path | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """1 when units were attempted and every one of them failed; else 0."""
+        attempted = self.counts["finished"] + self.counts["failed"]
+        return 1 if attempted and self.counts["failed"] == attempted else 0
+
+
+class Run:
+    """One run of the loop over an open workspace: a feeder per task, the ledger and
+    the budget they share, and the job loop that runs their units."""
+
+    def __init__(self, conn: aiosqlite.Connection, ctx: Context, client: LLMClient,
+                 tasks: list[Task], options: RunOptions, reporters: list[Reporter],
+                 telemetry: Telemetry, model_reasons: dict[str, str | None],
+                 concurrency: int) -> None:
+        self.ctx, self.tasks, self.options, self.telemetry = ctx, tasks, options, telemetry
+        self.model_reasons = model_reasons
+        self.db = Database(conn)
+        self.ledger = Ledger(self.db)
+        self.budget = Budget(options.budget)
+        self.feeders = {t.name: Feeder(t, self.db, ctx, client, self.ledger, self.budget,
+                                       telemetry.tracer, low_water=max(4, concurrency * 2))
+                        for t in tasks}
+        if options.continuous:   # a settled unit may give later stages work in this run
+            for feeder in self.feeders.values():
+                feeder.followers = [f for f in self.feeders.values()
+                                    if f.task.priority > feeder.task.priority]
+        self.loop = JobLoop(self.feeders, concurrency=concurrency,
+                            priorities={t.name: t.priority for t in tasks},
+                            reporters=reporters)
+
+    @property
+    def worked(self) -> list[str]:
+        """Tasks that had units submitted, in the order they first did."""
+        return list(self.budget.spent)
+
+    # --- control, for signals and the TUI -------------------------------------------
+
+    def pause(self) -> None:
+        self.loop.pause()
+
+    def resume(self) -> None:
+        self.loop.resume()
+
+    def stop(self) -> None:
+        """Start nothing more; units in flight finish and are kept."""
+        self.budget.stop()
+        self.loop.stop()
+
+    # --- stages ----------------------------------------------------------------------
+
+    async def drain(self, feeder: Feeder) -> None:
+        """Work one task until nothing is pending, the budget is spent, or stop()."""
+        feeder.draining = True
+        self.loop.stage = feeder.task.name
+        with self.telemetry.tracer.start_as_current_span(
+                "task.run", attributes={"task.name": feeder.task.name}) as span:
+            stage = trace.set_span_in_context(span)
+            for each in self.feeders.values():   # follow-ups nest under this stage too
+                each.span_context = stage
+            while not self.budget.stopped:
+                batch = await feeder.next_batch()
+                if not batch:
+                    break
+                for unit in batch:
+                    self.loop.submit(unit)
+                await self.loop.run()
+        feeder.draining = False
+        for each in self.feeders.values():
+            await each.refresh_derived()
+
+    async def work(self, states: list[TaskState]) -> None:
+        await self.ledger.read(self.tasks, self.ctx)
+        if not self.options.continuous:
+            chosen = choose(states, self.options.task)
+            if chosen is not None:
+                await self.drain(self.feeders[chosen.name])
+            return
+        while not self.budget.stopped:
+            progressed = False
+            for state in states:
+                if state.has_work and (self.options.task in (None, state.name)):
+                    before = self.loop.counts
+                    await self.drain(self.feeders[state.name])
+                    progressed |= self.loop.counts != before
+            if not progressed or self.budget.stopped:
+                return
+            async with self.db.lock:
+                states = await survey(self.db.conn, self.ctx, self.tasks, self.model_reasons)
+            if not any(s.has_work for s in states):
+                return
+
+
+async def rescore(setup: Setup) -> int:
+    """Recompute every judged posting's score; needs no model (the second half of `rank`)."""
+    async with store.connect(setup.ws.db) as conn:
+        return await scoring.rescore(conn, setup.profile, now_iso())
+
+
+async def dry_run(setup: Setup) -> tuple[list[TaskState], TaskState | None]:
+    """The queue, without the lease or a model. Changes nothing but a first migration."""
+    async with store.connect(setup.ws.db) as conn:
+        states = await queue_between_runs(conn, setup, setup.context(now_iso()))
+    return states, None if not states else choose(states)
+
+
+async def queue_between_runs(conn: aiosqlite.Connection, setup: Setup, ctx: Context,
+                             model_reasons: dict[str, str | None] | None = None
+                             ) -> list[TaskState]:
+    """The survey as seen outside a run (a dry run, the dashboard while idle)."""
+    return await survey_between_runs(conn, ctx, setup.tasks, model_reasons)
+
+
+async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] = (),
+               telemetry: Telemetry | None = None,
+               on_start: Callable[[Run], object] | None = None) -> RunResult:
+    """One run of `jobtracker work` / `jobtracker-tui --run`. Raises LeaseHeld when
+    another run holds the workspace; ConfigError for bad settings."""
+    telemetry = telemetry or Telemetry.from_env()
+    started = datetime.now(UTC)
+    result = RunResult()
+    with Lease(setup.ws.lock):
+        async with store.connect(setup.ws.db) as conn:
+            ctx = setup.context(now_iso())
+            await bring_in(conn, ctx, setup.tasks)
+            # With llm.gguf this starts the embedded llama.cpp server for the run.
+            async with run_client(setup.config.llm,
+                                  max_in_flight=setup.config.concurrency) as client:
+                probe = await client.probe()
+                reasons = {t.name: (probe.reason if not probe.ok else client.available_for(t.name))
+                           for t in setup.tasks}
+                result.states = await survey(conn, ctx, setup.tasks, reasons)
+                if not probe.ok:
+                    result.model_reason = probe.reason
+                    return result
+                run_dir = setup.ws.runs / run_id(started)
+                run_dir.mkdir(parents=True, exist_ok=True)
+                result.run_dir = run_dir
+                events = EventsFileReporter(run_dir / "events.jsonl")
+                all_reporters = [*reporters, events, telemetry.reporter()]
+                available = [t for t in setup.tasks if reasons[t.name] is None]
+                run = Run(conn, ctx, client, available, options, all_reporters, telemetry,
+                          reasons, setup.config.concurrency)
+                if on_start is not None:
+                    on_start(run)
+                deadline = (asyncio.get_running_loop().call_later(options.deadline, run.stop)
+                            if options.deadline else None)
+                try:
+                    await run.work(result.states)
+                finally:
+                    if deadline is not None:
+                        deadline.cancel()
+                    events.close()
+                    counts = run.loop.counts
+                    result.counts = {k: counts[k] for k in ("finished", "failed", "skipped")}
+                    result.worked = run.worked
+                    result.elapsed = (datetime.now(UTC) - started).total_seconds()
+    return result

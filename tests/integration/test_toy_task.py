@@ -1,0 +1,177 @@
+"""Adding a task is one module and one import: a toy task, written to a folder on
+sys.path and imported, shows up everywhere a task does with no other edit — the
+survey, `work --dry-run`, config validation, the demo model's answers and the TUI's
+queue."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from jobtracker import runner
+from jobtracker.cli import main
+from jobtracker.demo.httpserver import HTTPRequest
+from jobtracker.demo.model import DemoModelServer
+from jobtracker.tasks import REGISTRY
+from jobtracker.workspace import Workspace
+from jobtracker.yamlfile import ConfigError
+from tests.tui.fixtures import make_workspace, screen_text, seed_postings
+from tui.app import JobtrackerApp
+from tui.widgets.queue import QueueTable
+
+TOY_MODULE = '''
+"""toy: one word about each posting. Its answers live in memory: a toy needs no table."""
+
+from typing import Any
+
+from jobtracker.tasks import register
+from jobtracker.tasks.base import POSTING_COLUMNS, Request, Task, posting_unit
+
+ANSWERED: dict[int, str] = {}
+HOOKS: list[tuple[str, int]] = []     # the runner's calls to the hooks, in order
+SCHEMA = {"type": "object", "properties": {"word": {"type": "string", "maxLength": 20}},
+          "required": ["word"], "additionalProperties": False}
+
+
+class ToyTask(Task):
+    name = "toy"
+    priority = 70
+    summary = "say one word about each posting"
+    max_tokens = 48
+
+    async def pending(self, conn, ctx, limit=None, subject=None):
+        rows = await conn.execute_fetchall(
+            f"SELECT {POSTING_COLUMNS} FROM postings AS p ORDER BY p.id")
+        units = [posting_unit(self.name, row) for row in rows
+                 if row["id"] not in ANSWERED and subject in (None, row["id"])]
+        return units if limit is None else units[:limit]
+
+    def request(self, unit, ctx):
+        return Request(messages=[{"role": "user", "content": unit.data["title"]}],
+                       schema=SCHEMA)
+
+    def parse(self, unit, answer: dict[str, Any], ctx):
+        return answer["word"]
+
+    async def apply(self, conn, unit, result, ctx, model):
+        ANSWERED[unit.subject] = result
+        return "said"
+
+    async def bring_in(self, conn, ctx):
+        HOOKS.append(("bring_in", 0))
+
+    async def after_applied(self, conn, ctx, applied):
+        HOOKS.append(("after_applied", applied))
+
+
+register(ToyTask())
+'''
+
+# Every shipped task switched off, so the toy (on by its own default) is alone.
+SHIPPED_OFF = "level: false, judge: false, inbox: false"
+
+
+@pytest.fixture
+def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    folder = tmp_path / "plugins"
+    folder.mkdir()
+    (folder / "toy_task.py").write_text(TOY_MODULE)
+    monkeypatch.syspath_prepend(str(folder))
+    module = importlib.import_module("toy_task")   # the one registering import
+    yield module
+    REGISTRY.pop("toy", None)
+    sys.modules.pop("toy_task", None)
+
+
+def toy_workspace(tmp_path: Path, url: str | None, postings: int) -> Workspace:
+    ws = make_workspace(tmp_path, url, tasks=SHIPPED_OFF)
+    seed_postings(ws.db, postings)
+    return ws
+
+
+async def test_the_toy_is_in_the_survey(toy: ModuleType, tmp_path: Path) -> None:
+    ws = toy_workspace(tmp_path, None, 3)
+    setup = runner.load_setup(ws)
+    assert [t.name for t in setup.tasks] == ["toy"]
+    states, chosen = await runner.dry_run(setup)
+    assert states == [runner.TaskState("toy", 70, "say one word about each posting", 3)]
+    assert chosen == states[0]
+
+
+def test_the_toy_is_in_work_dry_run(toy: ModuleType, tmp_path: Path,
+                                    capsys: pytest.CaptureFixture[str]) -> None:
+    ws = toy_workspace(tmp_path, None, 3)
+    capsys.readouterr()
+    assert main(["--home", str(ws.home), "work", "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert "   70  toy        3 pending\n                  say one word about each posting" in out
+    assert out.rstrip().endswith("Would work: toy (3 unit(s))")
+
+
+def test_config_accepts_the_toy_by_name_and_uses_its_declared_bound(
+        toy: ModuleType, tmp_path: Path) -> None:
+    ws = toy_workspace(tmp_path, None, 0)
+    assert ws.config().llm.max_tokens_for("toy") == 48          # declared by the task
+    (ws.home / "config.yaml").write_text(
+        "llm:\n  models: {toy: small}\n  max_tokens: {toy: 64}\n")
+    llm = ws.config().llm
+    assert (llm.max_tokens_for("toy"), llm.model_for("toy")) == (64, "small")
+    (ws.home / "config.yaml").write_text("llm:\n  max_tokens: {toy: 64, nosuch: 64}\n")
+    with pytest.raises(ConfigError, match=r"config.yaml:2: llm.max_tokens.nosuch: unknown key"):
+        ws.config()
+    (ws.home / "config.yaml").write_text("")
+    (ws.home / "plugins.yaml").write_text("tasks: {level: false, toy: false}\n")
+    assert [t.name for t in runner.load_setup(ws).tasks] == ["judge", "inbox", "tailor"]
+
+
+def test_without_the_toy_module_its_name_is_refused(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path)
+    (ws.home / "config.yaml").write_text("llm:\n  max_tokens: {toy: 64}\n")
+    with pytest.raises(ConfigError, match=r"llm.max_tokens.toy: unknown key"):
+        ws.config()
+
+
+class RecordingDemoModel(DemoModelServer):
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.asked: list[dict[str, Any]] = []
+
+    def received(self, request: HTTPRequest, body: Any) -> None:
+        if isinstance(body, dict) and "messages" in body:
+            self.asked.append(body)
+
+
+def test_the_demo_model_answers_the_toy_and_the_run_finishes_its_units(
+        toy: ModuleType, tmp_path: Path) -> None:
+    with RecordingDemoModel(models=["test-model"], latency=0) as server:
+        ws = toy_workspace(tmp_path, server.url, 3)
+        assert main(["--home", str(ws.home), "work"]) == 0
+    answered, hooks = toy.ANSWERED, toy.HOOKS
+    assert answered == dict.fromkeys((1, 2, 3), "example")   # the schema's instance
+    assert hooks == [("bring_in", 0), ("after_applied", 3)]
+    assert [(b["response_format"]["json_schema"]["name"], b["max_tokens"])
+            for b in server.asked] == [("toy", 48)] * 3
+    events = [json.loads(line) for run in (ws.home / "runs").iterdir()
+              for line in (run / "events.jsonl").read_text().splitlines()]
+    assert [e["kind"] for e in events if e["type"] == "job_finished"] == ["toy"] * 3
+
+
+async def test_the_toy_is_in_the_tui_queue(toy: ModuleType, tmp_path: Path) -> None:
+    ws = toy_workspace(tmp_path, None, 2)
+    app = JobtrackerApp(runner.load_setup(ws))
+    async with app.run_test(size=(80, 24)) as pilot:
+        queue = app.query_one(QueueTable)
+        for _ in range(100):
+            if queue.row_count:
+                break
+            await pilot.pause(0.05)
+        await pilot.pause(0.2)
+        assert [(s.name, s.pending) for s in queue.states] == [("toy", 2)]
+        assert "toy" in screen_text(app)
