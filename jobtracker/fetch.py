@@ -18,13 +18,13 @@ import logging
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
 import httpx
 
 from jobtracker import store
+from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
 from jobtracker.download import (
     DEADLINE,
@@ -47,7 +47,7 @@ FEED_SOURCE = "feed"
 
 def utc_now() -> str:
     """The time written to `first_seen`, `last_seen`, `closed_at`: ISO 8601 UTC."""
-    return datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    return now_iso()
 
 
 # --- what to fetch ------------------------------------------------------------------

@@ -20,10 +20,10 @@ import os
 import socket
 import stat
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO
 
+from jobtracker.clock import now_iso
 from jobtracker.store import StoreError
 
 
@@ -89,7 +89,7 @@ class Lease:
             text = handle.read()
             handle.close()
             raise LeaseHeld(_parse(text)) from None
-        started = datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
+        started = now_iso()
         self.holder = Holder(os.getpid(), socket.gethostname(), started)
         try:
             handle.seek(0)

@@ -12,45 +12,37 @@ the app.
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 from collections.abc import Sequence
 
-from jobtracker.cli import EXIT_USAGE, add_run_options, closed_pipe
-from jobtracker.store import StoreError
+from jobtracker.cli.base import (
+    EXIT_USAGE,
+    Parser,
+    add_home,
+    add_run_options,
+    duration,
+    existing_workspace,
+    guarded,
+    positive_int,
+    run_options,
+)
+from jobtracker.run.setup import RunOptions
 from jobtracker.workspace import Workspace, resolve_home
-from jobtracker.yamlfile import ConfigError
 
-_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$")
-
-
-def parse_duration(text: str) -> float:
-    """`30m`, `2h`, `1h30m`, `90s` or `90` (seconds) → seconds."""
-    match = _DURATION.match(text.strip())
-    if not text.strip() or match is None or not any(match.groups()):
-        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 30m, 2h, 1h30m, 90s)")
-    hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
-    return float(hours * 3600 + minutes * 60 + seconds)
-
-
-def _positive(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+parse_duration = duration   # the name the systemd unit test reads --deadline with
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="jobtracker-tui",
         description="The jobtracker dashboard; with --run, the same loop headless.")
-    parser.add_argument("--home", metavar="DIR", help="the workspace folder")
+    add_home(parser, top=True)
     parser.add_argument("--run", action="store_true",
                         help="headless: work every task in priority order until the queue is "
                              "empty, the budget is spent or the deadline passes")
     parser.add_argument("--task", metavar="NAME", help="with --run: only this task")
-    parser.add_argument("--budget", type=_positive, metavar="N", help="at most N units")
-    parser.add_argument("--deadline", type=parse_duration, metavar="DURATION",
+    parser.add_argument("--budget", type=positive_int, metavar="N", help="at most N units")
+    parser.add_argument("--deadline", type=duration, metavar="DURATION",
                         help="with --run: start no unit after this long (e.g. 30m)")
     parser.add_argument("--verbose", action="store_true", help="with --run: more detail")
     parser.add_argument("--demo", action="store_true",
@@ -72,12 +64,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.local and (not args.demo or args.llm_url or args.gguf):
         parser.error("--local goes with --demo, and replaces --llm-url and --gguf")
-    try:
-        code = _start(args)
-        sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit
-    except BrokenPipeError:
-        return closed_pipe()
-    return code
+    return guarded("jobtracker-tui", lambda: _start(args))
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -85,38 +72,23 @@ def _start(args: argparse.Namespace) -> int:
         return _local_demo(args)
     if args.demo:
         return _demo(args)
-    return _dispatch(args, Workspace(resolve_home(args.home)))
+    return _dispatch(args, existing_workspace(Workspace(resolve_home(args.home))))
 
 
 def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
-    try:
-        if args.run:
-            from jobtracker import runner
-            from jobtracker.cli_work import run_work
+    options = run_options(args, continuous=True)
+    if args.run:
+        from jobtracker.cli.work import run_work
 
-            options = runner.RunOptions(
-                task=args.task, budget=args.budget, concurrency=args.concurrency,
-                llm_url=args.llm_url, gguf=args.gguf, continuous=True,
-                deadline=args.deadline)
-            return run_work(ws, options, dry_run=False, verbose=args.verbose)
-        return _interactive(args, ws)
-    except (ConfigError, StoreError) as exc:
-        print(f"jobtracker-tui: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        print("jobtracker-tui: interrupted; every unit committed so far is kept",
-              file=sys.stderr)
-        return 130
+        return run_work(ws, options, dry_run=False, verbose=args.verbose)
+    return _interactive(args, ws, options)
 
 
-def _interactive(args: argparse.Namespace, ws: Workspace) -> int:
+def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions) -> int:
     # Imported here, never at the top: `--run` must not load Textual.
     from jobtracker import runner
     from tui.app import JobtrackerApp
 
-    options = runner.RunOptions(
-        task=args.task, budget=args.budget, concurrency=args.concurrency,
-        llm_url=args.llm_url, gguf=args.gguf, continuous=True, deadline=args.deadline)
     setup = runner.load_setup(ws, options)   # a ConfigError exits 2 in main()
     JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
     return 0
@@ -127,13 +99,9 @@ def _demo(args: argparse.Namespace) -> int:
     given or configured) the bundled demo model (jobtracker/demo/session.py)."""
     from jobtracker.demo.session import demo_session
 
-    try:
-        with demo_session(args.home, args.llm_url, getattr(args, "gguf", None)) as session:
-            args.llm_url = session.llm_url
-            return _dispatch(args, session.ws)
-    except (ConfigError, StoreError) as exc:
-        print(f"jobtracker-tui: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+    with demo_session(args.home, args.llm_url, getattr(args, "gguf", None)) as session:
+        args.llm_url = session.llm_url
+        return _dispatch(args, session.ws)
 
 
 def _local_demo(args: argparse.Namespace) -> int:

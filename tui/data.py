@@ -11,18 +11,13 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, proposals, store
 from jobtracker.applications import Change
+from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
-
-
-def now_iso() -> str:
-    """The time a decision is stamped with (ISO 8601 UTC, to the second)."""
-    return datetime.now(UTC).replace(microsecond=0).isoformat().replace("+00:00", "Z")
 
 
 async def waiting_count(db: Path) -> int:

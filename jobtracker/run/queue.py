@@ -42,20 +42,6 @@ class TaskState:
         return text
 
 
-def format_queue(states: Sequence[TaskState], chosen: TaskState | None) -> str:
-    """The queue as `work --dry-run` prints it."""
-    lines = ["Task queue, in the order the scheduler considers it:", ""]
-    for state in states:
-        lines.append(f"{state.priority:>5}  {state.name:<10} {state.describe()}")
-        lines.append(f"{'':18}{state.summary}")
-    lines.append("")
-    if chosen is None:
-        lines.append("Would work: nothing")
-    else:
-        lines.append(f"Would work: {chosen.name} ({chosen.pending} unit(s))")
-    return "\n".join(lines)
-
-
 def choose(states: Sequence[TaskState], pinned: str | None = None) -> TaskState | None:
     """The pinned task if it has work, else the first task in priority order with work."""
     for state in states:

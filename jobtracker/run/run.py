@@ -20,7 +20,6 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from pathlib import Path
 
 import aiosqlite
@@ -30,7 +29,7 @@ from jobtracker import scoring, store
 from jobtracker.lease import Lease
 from jobtracker.llm import LLMClient
 from jobtracker.local_model import run_client
-from jobtracker.run.clock import now_iso, run_id
+from jobtracker.run.clock import now, now_iso, run_id
 from jobtracker.run.database import Database
 from jobtracker.run.feeder import Budget, Feeder
 from jobtracker.run.ledger import Ledger
@@ -172,7 +171,7 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
     """One run of `jobtracker work` / `jobtracker-tui --run`. Raises LeaseHeld when
     another run holds the workspace; ConfigError for bad settings."""
     telemetry = telemetry or Telemetry.from_env()
-    started = datetime.now(UTC)
+    started = now()
     result = RunResult()
     with Lease(setup.ws.lock):
         async with store.connect(setup.ws.db) as conn:
@@ -209,5 +208,5 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                     counts = run.loop.counts
                     result.counts = {k: counts[k] for k in ("finished", "failed", "skipped")}
                     result.worked = run.worked
-                    result.elapsed = (datetime.now(UTC) - started).total_seconds()
+                    result.elapsed = (now() - started).total_seconds()
     return result

@@ -10,7 +10,7 @@ from conftest import run_cli
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 
 from jobtracker.cli import main
-from jobtracker.cli_add import SHAPES, appended, recognise
+from jobtracker.cli.add import SHAPES, appended, recognise
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import Workspace
 

@@ -79,9 +79,21 @@ def test_deadline_stops_admitting_units(tmp_path: Path,
 def test_an_embedded_model_says_it_is_loading_before_anything_else(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     ws = make_workspace(tmp_path, None, postings=1)
-    (ws.home / "config.yaml").write_text(f"llm:\n  gguf: {tmp_path / 'absent.gguf'}\n")
+    model = tmp_path / "broken.gguf"
+    model.write_bytes(b"not a model")   # loading fails, but only after it was announced
+    (ws.home / "config.yaml").write_text(f"llm:\n  gguf: {model}\n")
     capsys.readouterr()
     assert main(["--run", "--home", str(ws.home)]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert re.match(r"^\d\d:\d\d:\d\d model  starting the embedded model absent.gguf", lines[0])
-    assert any("absent.gguf" in line and "unavailable" in line for line in lines[1:])
+    assert re.match(r"^\d\d:\d\d:\d\d model  starting the embedded model broken.gguf", lines[0])
+
+
+def test_a_missing_model_file_is_said_missing_without_announcing_a_start(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = make_workspace(tmp_path, None, postings=1)
+    (ws.home / "config.yaml").write_text(f"llm:\n  gguf: {tmp_path / 'absent.gguf'}\n")
+    capsys.readouterr()
+    assert main(["--run", "--home", str(ws.home)]) == 0
+    out = capsys.readouterr().out
+    assert "starting the embedded model" not in out
+    assert any("absent.gguf" in line and "unavailable" in line for line in out.splitlines())

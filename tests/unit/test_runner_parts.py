@@ -5,9 +5,10 @@ from __future__ import annotations
 import asyncio
 import random
 
+from jobtracker.cli.work import format_queue
 from jobtracker.run.feeder import Budget
 from jobtracker.run.gate import InOrder
-from jobtracker.runner import TaskState, choose, format_queue
+from jobtracker.runner import TaskState, choose
 
 STATES = [
     TaskState("level", 10, "read descriptions to settle UNCERTAIN postings", pending=2314),
@@ -30,6 +31,16 @@ def test_queue_layout_matches_the_contract() -> None:
         "",
         "Would work: level (2314 unit(s))",
     ])
+
+
+def test_queue_columns_widen_for_a_task_name_longer_than_ten_characters() -> None:
+    states = [*STATES, TaskState("coverletter", 60, "draft cover letters", pending=3)]
+    lines = format_queue(states, None).splitlines()
+    # Every state starts in one column, and every summary in the column after the names.
+    state_at = {line.index(word) for line, word in zip(
+        lines[2:10:2], ["2,314", "nothing", "unavailable", "3 pending"], strict=True)}
+    summary_at = {len(line) - len(line.lstrip()) for line in lines[3:11:2]}
+    assert state_at == summary_at == {len("   60  coverletter ")}
 
 
 def test_set_aside_is_added_to_the_state() -> None:

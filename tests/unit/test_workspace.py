@@ -1,4 +1,4 @@
-"""Workspace choice and `jobtracker init` (contract §2)."""
+"""Workspace choice and `jobtracker init`."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from jobtracker.cli import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
+from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.config import Board, load_sources
 from jobtracker.download import DownloadError, download, make_client
 from jobtracker.sources import REGISTRY

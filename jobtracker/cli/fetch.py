@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import sys
 
-from jobtracker.cli import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
+from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.fetch import BoardResult, UnknownSource, fetch_workspace, select_targets
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace

@@ -16,10 +16,10 @@ import argparse
 import asyncio
 import json
 import sys
-from datetime import UTC, datetime
 
 from jobtracker import proposals, store
-from jobtracker.cli import EXIT_OK, EXIT_USAGE, add_home, command
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
+from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
@@ -34,13 +34,13 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     listing = actions.add_parser("list", help="every proposal (the default action)")
     _listing_flags(listing)
     show = actions.add_parser("show", help="one proposal in full")
-    show.add_argument("id", type=int, metavar="ID")
+    show.add_argument("id", type=record_id, metavar="ID")
     show.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                       help="a JSON object")
     for name, what in (("accept", "apply these proposals, each in one transaction"),
                        ("reject", "turn these proposals down")):
         child = actions.add_parser(name, help=what)
-        child.add_argument("ids", type=int, nargs="+", metavar="ID")
+        child.add_argument("ids", type=record_id, nargs="+", metavar="ID")
     undo = actions.add_parser("undo", help="take back the most recent decision")
     for child in (listing, show, undo, actions.choices["accept"], actions.choices["reject"]):
         add_home(child, top=False)
@@ -52,10 +52,6 @@ def _listing_flags(parser: argparse.ArgumentParser) -> None:
                         help="a JSON array of objects")
     parser.add_argument("--pending", action="store_true", default=argparse.SUPPRESS,
                         help="only proposals still to decide (pending or stale)")
-
-
-def _now() -> str:
-    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 @command("proposals", "review proposals: list, show, accept, reject, undo", _configure)
@@ -79,7 +75,7 @@ async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
                 print(_details(found))
             return EXIT_OK
         if action == "undo":
-            decision = await proposals.undo_last(conn, _now(), ws.home)
+            decision = await proposals.undo_last(conn, now_iso(), ws.home)
             if decision is None:
                 print("nothing to undo")
                 return EXIT_OK
@@ -88,7 +84,7 @@ async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
         if missing:
             return _fail(f"no proposal {', '.join(map(str, missing))}; nothing decided")
         decide = proposals.accept if action == "accept" else proposals.reject
-        return _report(await decide(conn, args.ids, _now(), ws.home))
+        return _report(await decide(conn, args.ids, now_iso(), ws.home))
 
 
 def _fail(message: str) -> int:

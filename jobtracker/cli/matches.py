@@ -6,12 +6,12 @@ import argparse
 import asyncio
 import json
 import sys
-from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, store
-from jobtracker.cli import EXIT_OK, EXIT_USAGE, command
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
+from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
 from jobtracker.matches import Match, load_matches
 from jobtracker.text import one_line
@@ -22,18 +22,8 @@ from jobtracker.workspace import Workspace
 WIDTHS = {"company": 24, "title": 44, "location": 24}
 
 
-def _positive_int(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
-    return value
-
-
 def _configure_matches(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--top", type=_positive_int, metavar="N",
+    parser.add_argument("--top", type=positive_int, metavar="N",
                         help="show only the N best")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON array of objects instead of a table")
@@ -77,7 +67,7 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
 # --- status -------------------------------------------------------------------------
 
 def _configure_status(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("posting", type=int, metavar="POSTING",
+    parser.add_argument("posting", type=record_id, metavar="POSTING",
                         help="the posting's id (the `id` in `matches --json`)")
     parser.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(STATUSES)}")
 
@@ -106,7 +96,7 @@ def cmd_status(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"jobtracker: {_cell(args.status)!r} is not an application status "
               f"(expected one of: {', '.join(STATUSES)})", file=sys.stderr)
         return EXIT_USAGE
-    now = datetime.now(UTC).isoformat(timespec="seconds").replace("+00:00", "Z")
+    now = now_iso()
     try:
         label, before = asyncio.run(set_status(ws.db, args.posting, status, now))
     except LookupError:

@@ -6,28 +6,29 @@ import argparse
 import asyncio
 import signal
 import sys
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
 from jobtracker import runner
-from jobtracker.cli import EXIT_OK, add_run_options, command
+from jobtracker.cli.base import (
+    EXIT_OK,
+    EXIT_TERMINATED,
+    add_run_options,
+    command,
+    positive_int,
+    run_options,
+)
 from jobtracker.lease import LeaseHeld
 from jobtracker.workers.events import Event, EventType, Reporter
 from jobtracker.workers.reporters import PlainLineReporter, ascii_line
 from jobtracker.workspace import Workspace
 
 
-def _budget(text: str) -> int:
-    value = int(text)
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
-
-
 def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> None:
     if not pinned:
         parser.add_argument("--task", metavar="NAME", help="work only this task")
-    parser.add_argument("--budget", type=_budget, metavar="N", help="at most N units")
+    parser.add_argument("--budget", type=positive_int, metavar="N", help="at most N units")
     parser.add_argument("--dry-run", action="store_true",
                         help="print the queue and what would run; change nothing")
     parser.add_argument("--verbose", action="store_true",
@@ -35,12 +36,21 @@ def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> Non
     add_run_options(parser)
 
 
-def options_from(args: argparse.Namespace, task: str | None = None,
-                 continuous: bool = False, deadline: float | None = None) -> runner.RunOptions:
-    return runner.RunOptions(
-        task=task or getattr(args, "task", None), budget=args.budget,
-        concurrency=args.concurrency, llm_url=args.llm_url, gguf=args.gguf,
-        continuous=continuous, deadline=deadline)
+def format_queue(states: Sequence[runner.TaskState], chosen: runner.TaskState | None) -> str:
+    """The queue as `work --dry-run` prints it: priority, name, state, and the task's
+    summary under its state. The name column is as wide as the longest name."""
+    width = max([10, *(len(state.name) for state in states)])
+    indent = " " * (7 + width + 1)
+    lines = ["Task queue, in the order the scheduler considers it:", ""]
+    for state in states:
+        lines.append(f"{state.priority:>5}  {state.name:<{width}} {state.describe()}")
+        lines.append(f"{indent}{state.summary}")
+    lines.append("")
+    if chosen is None:
+        lines.append("Would work: nothing")
+    else:
+        lines.append(f"Would work: {chosen.name} ({chosen.pending} unit(s))")
+    return "\n".join(lines)
 
 
 class RunLineReporter(PlainLineReporter):
@@ -58,9 +68,6 @@ def summary_line(result: runner.RunResult) -> str:
     event = Event(EventType.STAGE_FINISHED, data={
         "stage": "run", **counts, "elapsed": result.elapsed}, time=datetime.now(UTC))
     return PlainLineReporter.format(event)
-
-
-EXIT_TERMINATED = 128 + signal.SIGTERM
 
 
 async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions,
@@ -82,15 +89,16 @@ async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions
 
 
 def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbose: bool,
-             out: TextIO | None = None) -> int:
-    """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`."""
+             out: TextIO | None = None, no_model: str = "Nothing was changed.") -> int:
+    """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`. `no_model` is what
+    the run says it did when no model could be used."""
     out = out or sys.stdout
     setup = runner.load_setup(ws, options)
     if dry_run:
         states, _ = asyncio.run(runner.dry_run(setup))
-        print(runner.format_queue(states, runner.choose(states, options.task)), file=out)
+        print(format_queue(states, runner.choose(states, options.task)), file=out)
         return EXIT_OK
-    if setup.config.llm.gguf is not None:
+    if setup.config.llm.gguf is not None and setup.config.llm.gguf.is_file():
         # Loading a model can take a while; a log under a timer should not look hung.
         print(ascii_line(f"{datetime.now():%H:%M:%S} model  starting the embedded model "
                          f"{setup.config.llm.gguf.name}; loading can take a while"),
@@ -106,11 +114,11 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
               file=sys.stderr, flush=True)
         return EXIT_TERMINATED
     if result.model_reason is not None:
-        print(runner.format_queue(result.states, None), file=out)
-        print(f"\nNo model: {result.model_reason}. Nothing was changed.", file=out)
+        print(format_queue(result.states, None), file=out)
+        print(f"\nNo model: {result.model_reason}. {no_model}", file=out)
         return EXIT_OK
     if not result.worked:
-        print(runner.format_queue(result.states, None), file=out)
+        print(format_queue(result.states, None), file=out)
     print(summary_line(result), file=out, flush=True)
     return result.exit_code
 
@@ -118,21 +126,23 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
 @command("work", "run the next task with work (or the pinned one), up to --budget units",
          configure_work)
 def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
-    return run_work(ws, options_from(args), dry_run=args.dry_run, verbose=args.verbose)
+    return run_work(ws, run_options(args), dry_run=args.dry_run, verbose=args.verbose)
 
 
 @command("resolve", "the same as `work --task level`",
          lambda parser: configure_work(parser, pinned=True))
 def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
-    return run_work(ws, options_from(args, task="level"), dry_run=args.dry_run,
+    return run_work(ws, run_options(args, task="level"), dry_run=args.dry_run,
                     verbose=args.verbose)
 
 
 @command("rank", "run the judge task, then rescore every judged posting (scoring needs no model)",
          lambda parser: configure_work(parser, pinned=True))
 def cmd_rank(args: argparse.Namespace, ws: Workspace) -> int:
-    code = run_work(ws, options_from(args, task="judge"), dry_run=args.dry_run,
-                    verbose=args.verbose)
+    code = run_work(ws, run_options(args, task="judge"), dry_run=args.dry_run,
+                    verbose=args.verbose,
+                    no_model="No posting was judged; scores are recomputed below, as "
+                             "scoring needs no model.")
     if not args.dry_run:
         count = asyncio.run(runner.rescore(runner.load_setup(ws)))
         print(f"rescored {count:,} judged posting(s)")

@@ -1,0 +1,27 @@
+"""The `jobtracker` command line: `base` holds what both command lines share, `main`
+the parser and entry point, and each other module one group of subcommands.
+
+Adding a subcommand: a function decorated with `@command(...)` in a module here, and
+that module's name in the import block of `entry.py`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from jobtracker.cli.base import (
+    EXIT_ALL_FAILED,
+    EXIT_CLOSED_PIPE,
+    EXIT_OK,
+    EXIT_USAGE,
+)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The console script's entry point (the subcommands load only when it runs)."""
+    from jobtracker.cli.entry import main as run
+
+    return run(argv)
+
+
+__all__ = ["EXIT_ALL_FAILED", "EXIT_CLOSED_PIPE", "EXIT_OK", "EXIT_USAGE", "main"]

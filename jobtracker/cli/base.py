@@ -1,0 +1,168 @@
+"""What every command line of jobtracker shares: the subcommand registry, argument
+types, run options, exit codes and the one path from an error to its exit code.
+
+`jobtracker` (jobtracker/cli/entry.py) and `jobtracker-tui` (tui/cli.py) both build
+on it, so a flag means the same and fails the same way in both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import signal
+import sys
+from collections.abc import Callable
+
+from jobtracker.run.setup import RunOptions
+from jobtracker.store import StoreError
+from jobtracker.workspace import Workspace
+from jobtracker.yamlfile import ConfigError
+
+EXIT_OK, EXIT_ALL_FAILED, EXIT_USAGE = 0, 1, 2
+EXIT_INTERRUPTED = 128 + signal.SIGINT
+EXIT_TERMINATED = 128 + signal.SIGTERM
+EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE   # what a shell reports for a writer whose reader left
+
+SQLITE_MAX_INT = 2**63 - 1   # ids are SQLite integers; a larger one is a usage error
+
+
+# --- argument types -----------------------------------------------------------------
+
+def positive_int(text: str) -> int:
+    """A whole number of at least 1 (a budget, a count, a concurrency)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be 1 or more, got {value}")
+    if value > SQLITE_MAX_INT:
+        raise argparse.ArgumentTypeError(f"{text} is too large")
+    return value
+
+
+def record_id(text: str) -> int:
+    """A posting, proposal or application id: a whole number SQLite can hold."""
+    return positive_int(text)
+
+
+_DURATION = re.compile(r"^(?:(\d+)h)?(?:(\d+)m)?(?:(\d+)s?)?$")
+
+
+def duration(text: str) -> float:
+    """`30m`, `2h`, `1h30m`, `90s` or `90` (seconds) → seconds."""
+    match = _DURATION.match(text.strip())
+    if not text.strip() or match is None or not any(match.groups()):
+        raise argparse.ArgumentTypeError(f"not a duration: {text!r} (try 30m, 2h, 1h30m, 90s)")
+    hours, minutes, seconds = (int(g) if g else 0 for g in match.groups())
+    return float(hours * 3600 + minutes * 60 + seconds)
+
+
+# --- shared flags -------------------------------------------------------------------
+
+def add_home(parser: argparse.ArgumentParser, top: bool) -> None:
+    """--home works before or after the subcommand; the later one wins."""
+    parser.add_argument(
+        "--home", metavar="DIR", default=None if top else argparse.SUPPRESS,
+        help="the workspace folder (default: $JOBTRACKER_HOME, else "
+             "$XDG_DATA_HOME/jobtracker)")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """--llm-url or --gguf, and --concurrency: the model and its politeness for one run."""
+    model = parser.add_mutually_exclusive_group()
+    model.add_argument("--llm-url", metavar="URL", help="model server base URL for this run "
+                       "(instead of config.yaml's llm.url or llm.gguf)")
+    model.add_argument("--gguf", metavar="PATH", help="serve this GGUF model file with an "
+                       "embedded llama.cpp server for this run (needs the [local] extra)")
+    parser.add_argument("--concurrency", type=positive_int, metavar="N",
+                        help="units in flight at once, all tasks together")
+
+
+def run_options(args: argparse.Namespace, *, task: str | None = None,
+                continuous: bool = False) -> RunOptions:
+    """The run a command line asked for: flags that a parser did not define count as
+    unset, so `work`, `resolve`, `rank` and `jobtracker-tui` all build it here."""
+    return RunOptions(
+        task=task or getattr(args, "task", None), budget=getattr(args, "budget", None),
+        concurrency=getattr(args, "concurrency", None), llm_url=getattr(args, "llm_url", None),
+        gguf=getattr(args, "gguf", None), continuous=continuous,
+        deadline=getattr(args, "deadline", None))
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse whose own usage errors exit 2, as every usage error here does."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# --- the subcommand registry --------------------------------------------------------
+
+Configure = Callable[[argparse.ArgumentParser], None]
+Run = Callable[[argparse.Namespace, Workspace], int]
+
+
+def _no_flags(parser: argparse.ArgumentParser) -> None:
+    return None
+
+
+COMMANDS: dict[str, tuple[Configure, Run]] = {}
+HELP: dict[str, str] = {}
+CREATES_WORKSPACE: set[str] = set()   # commands that may run before `init` made the folder
+
+
+def command(name: str, help: str, configure: Configure = _no_flags, *,
+            creates_workspace: bool = False) -> Callable[[Run], Run]:
+    """Register the decorated function as subcommand `name`; `configure` adds its flags."""
+    def bind(run: Run) -> Run:
+        COMMANDS[name] = (configure, run)
+        HELP[name] = help
+        if creates_workspace:
+            CREATES_WORKSPACE.add(name)
+        return run
+    return bind
+
+
+def existing_workspace(ws: Workspace) -> Workspace:
+    """`ws`, when its folder exists. Only `init` (and the demo) make a workspace: a typo
+    in --home, or a first command before `init`, must not leave a new one behind."""
+    if not ws.home.is_dir():
+        raise ConfigError(ws.home, "no workspace here; create one with `jobtracker init` "
+                                   "(or name another with --home DIR or $JOBTRACKER_HOME)")
+    return ws
+
+
+# --- from an error to an exit code ----------------------------------------------------
+
+def closed_pipe() -> int:
+    """The reader of our output went away (`jobtracker proposals list | head`): stop
+    quietly, as command-line tools do. Standard output is pointed at /dev/null so the
+    interpreter's own flush at exit cannot raise again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    try:
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):   # no real file descriptor (captured in tests)
+        pass
+    finally:
+        os.close(devnull)
+    return EXIT_CLOSED_PIPE
+
+
+def guarded(prog: str, body: Callable[[], int]) -> int:
+    """Run a command's body; a configuration or database error is one line and exit 2,
+    Ctrl-C is 130, a closed pipe is quiet. Shared by both command lines."""
+    try:
+        code = body()
+        sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit
+        return code
+    except (ConfigError, StoreError) as exc:
+        print(f"{prog}: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print(f"{prog}: interrupted; every unit committed so far is kept", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        return closed_pipe()

@@ -1,0 +1,55 @@
+"""`jobtracker init` and `jobtracker check`: make a workspace, and say whether it is sound."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+
+from jobtracker import store
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
+from jobtracker.workspace import Workspace
+
+
+def _configure_init(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--demo", action="store_true",
+                        help="fill the workspace with a sample data set instead")
+
+
+@command("init", "create the workspace and every missing file (never overwrites)",
+         _configure_init, creates_workspace=True)
+def cmd_init(args: argparse.Namespace, ws: Workspace) -> int:
+    if args.demo:
+        from jobtracker.demo import install_demo
+
+        created = install_demo(ws)
+    else:
+        created = ws.init()
+    for path in created:
+        print(f"created {path}")
+    if not created:
+        print(f"{ws.home}: every file already exists; nothing changed")
+    return EXIT_OK
+
+
+@command("check", "validate every file in the workspace and open the database")
+def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
+    ws.config()
+    ws.profile()
+    ws.sources()
+    ws.plugins()
+
+    async def open_db() -> str:
+        # connect() migrates and checks that every table is there (else StoreError).
+        async with store.connect(ws.db) as conn:
+            return await store.integrity_check(conn)
+
+    verdict = asyncio.run(open_db())
+    if verdict != "ok":
+        print(f"jobtracker: {ws.db}: the database is damaged (integrity check: "
+              f"{' '.join(verdict.split())[:300]}); restore it from a backup, or move it "
+              "aside to start a new, empty one", file=sys.stderr)
+        return EXIT_USAGE
+    print(f"{ws.home}: configuration ok; database ok "
+          f"(integrity ok, all {len(store.expected_tables())} tables)")
+    return EXIT_OK
