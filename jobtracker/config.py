@@ -12,11 +12,13 @@ imported.
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
+from urllib.parse import urlsplit
 
 from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
@@ -28,6 +30,14 @@ WEIGHT_KEYS = ("fit", "remote", "location", "recency", "salary")
 DEFAULT_WEIGHTS = {"fit": 1.0, "remote": 0.3, "location": 0.2, "recency": 0.2, "salary": 0.1}
 DEFAULT_MAX_TOKENS = 512     # llm.max_tokens.default, for a task that declares none
 DEFAULT_CONCURRENCY = 4
+DEFAULT_FETCH_DEADLINE = 120.0   # seconds one board's whole download may take
+# The largest values config.yaml accepts (docs/configuration.md): past these a value is
+# a mistake, and some (a billion retries) would outlive any deadline.
+MAX_TIMEOUT = 3600.0
+MAX_RETRIES = 10
+MAX_TOKENS = 131_072
+MAX_CONCURRENCY = 64
+MAX_FETCH_DEADLINE = 3600.0
 
 
 class TaskDeclaration(Protocol):
@@ -82,16 +92,36 @@ def _str(doc: Document, value: Any, *at: Any) -> str:
     return value
 
 
-def _number(doc: Document, value: Any, *at: Any, minimum: float = 0) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or value < minimum:
-        raise doc.error(f"must be a number >= {minimum}", *at)
+def _number(doc: Document, value: Any, *at: Any, minimum: float = 0,
+            maximum: float = 1e9) -> float:
+    # YAML reads .nan and .inf as floats: a NaN deadline or score breaks every run later,
+    # and an infinite timeout is none. Every number is finite and in its range.
+    if isinstance(value, bool) or not isinstance(value, int | float) \
+            or not math.isfinite(value) or not minimum <= value <= maximum:
+        raise doc.error(f"must be a number from {minimum:g} to {maximum:g}", *at)
     return float(value)
 
 
-def _int(doc: Document, value: Any, *at: Any, minimum: int = 1) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value < minimum:
-        raise doc.error(f"must be a whole number >= {minimum}", *at)
+def _int(doc: Document, value: Any, *at: Any, minimum: int = 1,
+         maximum: int = 1_000_000) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not minimum <= value <= maximum:
+        raise doc.error(f"must be a whole number from {minimum} to {maximum}", *at)
     return value
+
+
+def _url(doc: Document, value: Any, *at: Any) -> str:
+    """An http(s) URL that parses (a bracket left open, a port out of range, no host:
+    each caught here, not by the HTTP client in the middle of a run)."""
+    text = _str(doc, value, *at).strip()
+    try:
+        parts = urlsplit(text)
+        parts.port   # noqa: B018  (raises ValueError for a bad port)
+        host = parts.hostname
+    except ValueError as exc:
+        raise doc.error(f"not a usable URL ({exc})", *at) from None
+    if parts.scheme not in ("http", "https") or not host:
+        raise doc.error("must be an http:// or https:// URL with a host", *at)
+    return text
 
 
 def _str_list(doc: Document, value: Any, *at: Any,
@@ -137,6 +167,7 @@ class Config:
     concurrency: int = DEFAULT_CONCURRENCY
     maildir: Path | None = None
     tailor_threshold: float = 0.5
+    fetch_deadline: float = DEFAULT_FETCH_DEADLINE
     path: Path | None = None
 
 
@@ -146,12 +177,12 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     tasks = tuple(tasks)
     names = tuple(task.name for task in tasks)
     doc = load(path)
-    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor"))
+    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
     llm = LLMConfig(
-        url=normalize_llm_url(_str(doc, llm_raw["url"], "llm", "url"))
+        url=_url(doc, normalize_llm_url(_str(doc, llm_raw["url"], "llm", "url")), "llm", "url")
         if llm_raw.get("url") is not None else (None if "url" in llm_raw else defaults.url),
         model=_str(doc, llm_raw["model"], "llm", "model")
         if llm_raw.get("model") is not None else (None if "model" in llm_raw else defaults.model),
@@ -163,12 +194,13 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         api_key_env=_str(doc, llm_raw["api_key_env"], "llm", "api_key_env")
         if llm_raw.get("api_key_env") is not None else None,
         timeout=_number(doc, llm_raw.get("timeout", defaults.timeout), "llm", "timeout",
-                        minimum=1),
-        retries=_int(doc, llm_raw.get("retries", defaults.retries), "llm", "retries"),
+                        minimum=1, maximum=MAX_TIMEOUT),
+        retries=_int(doc, llm_raw.get("retries", defaults.retries), "llm", "retries",
+                     maximum=MAX_RETRIES),
         max_tokens={
             "default": DEFAULT_MAX_TOKENS,
             **{task.name: task.max_tokens for task in tasks if task.max_tokens is not None},
-            **{str(k): _int(doc, v, "llm", "max_tokens", k, minimum=16)
+            **{str(k): _int(doc, v, "llm", "max_tokens", k, minimum=16, maximum=MAX_TOKENS)
                for k, v in _mapping(doc, llm_raw.get("max_tokens"), "llm", "max_tokens",
                                     allowed=("default", *names)).items()},
         },
@@ -179,12 +211,17 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         raise doc.error("a user name or password in the URL is never sent; put the key in "
                         "the variable llm.api_key_env names", "llm", "url")
     tailor = _mapping(doc, top.get("tailor"), "tailor", allowed=("threshold",))
+    fetch = _mapping(doc, top.get("fetch"), "fetch", allowed=("deadline",))
     return Config(
         llm=llm,
-        concurrency=_int(doc, top.get("concurrency", DEFAULT_CONCURRENCY), "concurrency"),
+        concurrency=_int(doc, top.get("concurrency", DEFAULT_CONCURRENCY), "concurrency",
+                         maximum=MAX_CONCURRENCY),
         maildir=expand_path(_str(doc, top["maildir"], "maildir"))
         if top.get("maildir") is not None else None,
-        tailor_threshold=_number(doc, tailor.get("threshold", 0.5), "tailor", "threshold"),
+        tailor_threshold=_number(doc, tailor.get("threshold", 0.5), "tailor", "threshold",
+                                 maximum=100),
+        fetch_deadline=_number(doc, fetch.get("deadline", DEFAULT_FETCH_DEADLINE), "fetch",
+                               "deadline", minimum=1, maximum=MAX_FETCH_DEADLINE),
         path=path,
     )
 
@@ -219,7 +256,8 @@ def load_profile(path: Path) -> Profile:
         locations=_str_list(doc, top.get("locations"), "locations"),
         exclude=_str_list(doc, top.get("exclude"), "exclude"),
         weights={**DEFAULT_WEIGHTS,
-                 **{k: _number(doc, v, "weights", k, minimum=-100) for k, v in weights.items()}},
+                 **{k: _number(doc, v, "weights", k, minimum=-100, maximum=100)
+                    for k, v in weights.items()}},
         exists=doc.data is not None,
     )
 
@@ -269,12 +307,12 @@ def load_sources(path: Path, known_ats: Iterable[str]) -> Sources:
                                     key, index, "ats")
                 token = _str(doc, raw.get("token"), key, index, "token").strip()
                 company = str(raw.get("company") or token)
-                url = _str(doc, raw["url"], key, index, "url") if raw.get("url") else None
+                url = _url(doc, raw["url"], key, index, "url") if raw.get("url") else None
                 boards.append(Board(ats, token, company, url))
             else:
                 raw = _mapping(doc, item, key, index, allowed=("name", "url"))
                 feeds.append(Feed(_str(doc, raw.get("name"), key, index, "name").strip(),
-                                  _str(doc, raw.get("url"), key, index, "url").strip()))
+                                  _url(doc, raw.get("url"), key, index, "url")))
     return Sources(tuple(boards), tuple(feeds))
 
 

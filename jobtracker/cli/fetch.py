@@ -77,8 +77,10 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
     except UnknownSource as exc:
         print(f"jobtracker: {path}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    deadline = ws.config().fetch_deadline
     results = asyncio.run(fetch_workspace(ws.db, sources, only=args.source,
-                                          on_board_done=_Progress(len(targets))))
+                                          on_board_done=_Progress(len(targets)),
+                                          deadline=deadline))
     print()
     print(summary_table(results))
     return EXIT_OK if any(r.ok for r in results) else EXIT_ALL_FAILED

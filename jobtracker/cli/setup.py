@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 import sys
 
 from jobtracker import store
@@ -34,10 +35,14 @@ def cmd_init(args: argparse.Namespace, ws: Workspace) -> int:
 
 @command("check", "validate every file in the workspace and open the database")
 def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
-    ws.config()
+    config = ws.config()
     ws.profile()
     ws.sources()
     ws.plugins()
+    if config.llm.api_key_env and not os.environ.get(config.llm.api_key_env):
+        # Not an error: the variable may be set only where runs happen (a systemd unit).
+        print(f"jobtracker: warning: llm.api_key_env names {config.llm.api_key_env}, which is "
+              "not set here; calls would carry no key", file=sys.stderr)
 
     async def open_db() -> str:
         # connect() migrates and checks that every table is there (else StoreError).

@@ -260,3 +260,16 @@ def test_cli_fetch_says_how_many_items_it_skipped(server: BoardServer, ws: Works
     assert done.stdout.splitlines()[0].startswith(
         "[1/1] lever:acme  ok, 1 new, 0 updated, 0 closed, 1 unreadable skipped")
     assert "Traceback" not in done.stderr
+
+
+def test_cli_fetch_takes_its_deadline_from_config(server: BoardServer, ws: Workspace) -> None:
+    server.set("/gh/slow", greenhouse_board([greenhouse_job(1, "A")]), drip=2.0)
+    (ws / "sources.yaml").write_text(
+        f"boards:\n  - {{ats: greenhouse, token: slow, url: '{server.url('/gh/slow')}'}}\n",
+        encoding="utf-8")
+    (ws / "config.yaml").write_text("fetch:\n  deadline: 1\n", encoding="utf-8")
+    started = time.monotonic()
+    done = run_cli("--home", str(ws.home), "fetch")
+    assert time.monotonic() - started < 15
+    assert done.returncode == 1, done.stderr
+    assert "within the 1 s download deadline" in done.stdout

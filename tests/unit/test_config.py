@@ -47,7 +47,7 @@ def test_paths_expand_tilde_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPa
 
 @pytest.mark.parametrize(("text", "line", "fragment"), [
     ("llm:\n  timout: 3\n", 2, "llm.timout: unknown key"),
-    ("concurrency: 0\n", 1, "concurrency: must be a whole number >= 1"),
+    ("concurrency: 0\n", 1, "concurrency: must be a whole number from 1 to 64"),
     ("llm:\n  url: http://x\n  retries: many\n", 3, "llm.retries"),
     ("llm:\n  models: {judgee: x}\n", 2, "llm.models.judgee: unknown key"),
     ("llm: [1, 2]\n", 1, "llm: must be a mapping"),
@@ -113,3 +113,70 @@ def test_non_utf8_file_is_a_clear_error(ws: Workspace, capsys: pytest.CaptureFix
     (ws.home / "profile.yaml").write_bytes(b"prose: caf\xe9\n")
     assert main(["--home", str(ws.home), "check"]) == 2
     assert "profile.yaml: not UTF-8" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "line", "fragment"), [
+    ("llm:\n  timeout: .nan\n", 2, "llm.timeout: must be a number from 1 to 3600"),
+    ("llm:\n  timeout: .inf\n", 2, "llm.timeout: must be a number"),
+    ("llm:\n  timeout: -.inf\n", 2, "llm.timeout: must be a number"),
+    ("llm:\n  retries: 1000000000\n", 2, "llm.retries: must be a whole number from 1 to 10"),
+    ("llm:\n  max_tokens: {default: 10000000}\n", 2, "llm.max_tokens.default"),
+    ("concurrency: 100000\n", 1, "concurrency: must be a whole number from 1 to 64"),
+    ("tailor:\n  threshold: .nan\n", 2, "tailor.threshold"),
+    ("fetch:\n  deadline: 0\n", 2, "fetch.deadline: must be a number from 1 to 3600"),
+    ('llm:\n  url: "http://[::1"\n', 2, "llm.url: not a usable URL"),
+    ('llm:\n  url: "http://host:99999/v1"\n', 2, "llm.url: not a usable URL"),
+    ('llm:\n  url: "ftp://host/v1"\n', 2, "llm.url: must be an http:// or https:// URL"),
+])
+def test_numbers_are_finite_and_in_range_and_urls_parse(tmp_path: Path, text: str, line: int,
+                                                        fragment: str) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as caught:
+        cfg.load_config(path, TASKS)
+    assert caught.value.line == line
+    assert fragment in str(caught.value)
+
+
+@pytest.mark.parametrize("value", [".nan", ".inf", "-.inf", "1e300"])
+def test_a_profile_weight_must_be_finite_and_in_range(tmp_path: Path, value: str) -> None:
+    path = tmp_path / "profile.yaml"
+    path.write_text(f"prose: x\nweights:\n  fit: {value}\n")
+    with pytest.raises(ConfigError) as caught:
+        cfg.load_profile(path)
+    assert caught.value.line == 3 and "weights.fit: must be a number from -100 to 100" in str(
+        caught.value)
+
+
+@pytest.mark.parametrize("url", ["http://[::1", "http://h:70000/x.json", "file:///etc/passwd",
+                                 "not a url"])
+def test_board_and_feed_urls_must_parse(tmp_path: Path, url: str) -> None:
+    path = tmp_path / "sources.yaml"
+    for text in (f"boards:\n  - {{ats: greenhouse, token: t, url: '{url}'}}\n",
+                 f"feeds:\n  - {{name: f, url: '{url}'}}\n"):
+        path.write_text(text)
+        with pytest.raises(ConfigError) as caught:
+            cfg.load_sources(path, ["greenhouse"])
+        assert caught.value.line == 2 and ".url: " in str(caught.value)
+
+
+def test_the_fetch_deadline_is_read_with_a_two_minute_default(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("concurrency: 2\n")
+    assert cfg.load_config(path, TASKS).fetch_deadline == 120
+    path.write_text("fetch:\n  deadline: 30\n")
+    assert cfg.load_config(path, TASKS).fetch_deadline == 30
+
+
+def test_check_warns_when_the_api_key_variable_is_unset(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("JT_TEST_KEY", raising=False)
+    assert main(["--home", str(tmp_path), "init"]) == 0
+    (tmp_path / "config.yaml").write_text("llm:\n  api_key_env: JT_TEST_KEY\n")
+    capsys.readouterr()
+    assert main(["--home", str(tmp_path), "check"]) == 0
+    assert "llm.api_key_env names JT_TEST_KEY, which is not set here" in capsys.readouterr().err
+    monkeypatch.setenv("JT_TEST_KEY", "sk-test")
+    assert main(["--home", str(tmp_path), "check"]) == 0
+    assert "warning" not in capsys.readouterr().err
