@@ -75,7 +75,8 @@ class Run:
         self.feeders = {t.name: Feeder(t, self.db, ctx, client, self.ledger, self.budget,
                                        telemetry.tracer, low_water=max(4, concurrency * 2))
                         for t in tasks}
-        if options.continuous:   # a settled unit may give later stages work in this run
+        # A settled unit may give later stages work in this run, unless it is pinned to one.
+        if options.continuous and options.task is None:
             for feeder in self.feeders.values():
                 feeder.followers = [f for f in self.feeders.values()
                                     if f.task.priority > feeder.task.priority]

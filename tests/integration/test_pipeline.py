@@ -43,6 +43,20 @@ def test_continuous_run_judges_what_level_settled(tmp_path: Path,
     assert "6 finished, 0 failed" in capsys.readouterr().out.splitlines()[-1]
 
 
+def test_a_pinned_continuous_run_works_only_its_task_not_follow_ups(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with ModelServer(answer=answer_by_task) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=3)
+        (ws.home / "plugins.yaml").write_text(PLUGINS)
+        from tui.cli import main as tui_main
+
+        assert tui_main(["--run", "--task", "level", "--home", str(ws.home)]) == 0
+        tasks = [r.json["response_format"]["json_schema"]["name"] for r in srv.chat_requests]
+    # Level settled three matches, but the run was pinned to level: nothing was judged.
+    assert tasks == ["level"] * 3
+    assert "3 finished, 0 failed" in capsys.readouterr().out.splitlines()[-1]
+
+
 def test_plain_work_drains_only_the_first_stage(tmp_path: Path) -> None:
     with ModelServer(answer=answer_by_task) as srv:
         ws = make_workspace(tmp_path, srv.url, postings=2)
