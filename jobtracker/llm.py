@@ -158,6 +158,25 @@ class LLMClient:
         self._redact = secrets.Redactor.of(tokens=[token], urls=[config.url])
         # Set once a server rejects the nested json_schema form (llama-cpp-python).
         self.flat_response_format = False
+        self._retries_stopped = asyncio.Event()
+
+    def stop_retrying(self) -> None:
+        """From now on a failed attempt is the call's last: waits for a retry end at once
+        and the call fails (a run's deadline: units in flight end, recorded as failed)."""
+        self._retries_stopped.set()
+
+    async def _wait_to_retry(self, delay: float) -> bool:
+        """Wait `delay` seconds before the next attempt; False when retries were stopped."""
+        if self._retries_stopped.is_set():
+            return False
+        sleeper = asyncio.ensure_future(self._sleep(delay))
+        stopper = asyncio.ensure_future(self._retries_stopped.wait())
+        try:
+            await asyncio.wait({sleeper, stopper}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            for waiter in (sleeper, stopper):
+                waiter.cancel()
+        return not self._retries_stopped.is_set()
         self.last_probe: ProbeResult | None = None
 
     async def __aenter__(self) -> LLMClient:
@@ -246,9 +265,12 @@ class LLMClient:
                 raise LLMError(self._redact(outcome.detail), attempts=attempt,
                                status=outcome.status)
             delay = outcome.wait if outcome.wait is not None else backoff(attempt, self._random)
-            report(EventType.CALL_RETRYING, attempt=attempt, attempts=attempts,
-                   reason=outcome.short, delay=round(delay, 3))
-            await self._sleep(delay)
+            if not self._retries_stopped.is_set():
+                report(EventType.CALL_RETRYING, attempt=attempt, attempts=attempts,
+                       reason=outcome.short, delay=round(delay, 3))
+            if not await self._wait_to_retry(delay):
+                raise LLMError(self._redact(f"{outcome.detail}; no retry: the run's deadline "
+                                            "passed"), attempts=attempt, status=outcome.status)
             attempt += 1
 
     async def _attempt(self, task: str, model: str, messages: list[dict[str, Any]],

@@ -14,6 +14,7 @@ import aiosqlite
 from jobtracker import store
 from jobtracker.run.clock import now_iso
 from jobtracker.run.database import Database
+from jobtracker.secrets import redact
 from jobtracker.tasks import Context, Task, Unit
 
 MAX_FAILURES = 3
@@ -66,7 +67,8 @@ class Ledger:
                 "DELETE FROM task_attempts WHERE task = ? AND unit_key = ?", (task, key))
 
     async def record_failure(self, task: str, unit: Unit, exc: BaseException) -> None:
-        reason = " ".join(str(exc).split())[:200] or type(exc).__name__
+        # Redacted before it is cut, so a credential cut in half cannot slip through.
+        reason = " ".join(redact(str(exc)).split())[:200] or type(exc).__name__
         async with self.db.lock, store.write(self.db.conn):
             await self.db.conn.execute(
                 "INSERT INTO task_attempts (task, unit_key, subject, failures, last_error,"

@@ -102,6 +102,12 @@ class Run:
         self.budget.stop()
         self.loop.stop()
 
+    def at_deadline(self, client: LLMClient) -> None:
+        """--deadline passed: start nothing more, and end the retry waits of units in
+        flight (they fail, recorded as failures), so no retry outlives the deadline."""
+        self.stop()
+        client.stop_retrying()
+
     # --- stages ----------------------------------------------------------------------
 
     async def drain(self, feeder: Feeder) -> None:
@@ -198,8 +204,8 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                           reasons, setup.config.concurrency)
                 if on_start is not None:
                     on_start(run)
-                deadline = (asyncio.get_running_loop().call_later(options.deadline, run.stop)
-                            if options.deadline else None)
+                deadline = (asyncio.get_running_loop().call_later(
+                    options.deadline, run.at_deadline, client) if options.deadline else None)
                 try:
                     await run.work(result.states)
                 finally:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import subprocess
+import time
 import sys
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import pytest
 
 from tests.db import raw_connect
 from tests.integration.test_runner import answer_level, make_workspace, readings
-from tests.servers.model import ModelServer
+from tests.servers.model import Fault, ModelServer
 from tui.cli import main, parse_duration
 
 NO_TEXTUAL = """
@@ -74,6 +75,25 @@ def test_deadline_stops_admitting_units(tmp_path: Path,
     done = len(readings(ws))
     assert 2 <= done < 40
     assert f"{done} finished" in capsys.readouterr().out.splitlines()[-1]
+
+
+def test_the_deadline_ends_retry_waits_and_records_those_units_failed(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    # Every answer is a 429 asking for 30 s, with the most retries config allows:
+    # without the deadline ending the waits, this run would take ten minutes.
+    with ModelServer(answer=lambda body: Fault.status(429, retry_after=30)) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=4)
+        (ws.home / "config.yaml").write_text(
+            f"llm:\n  url: {srv.url}\n  model: test-model\n  retries: 10\n"
+            "concurrency: 4\n")
+        started = time.monotonic()
+        assert main(["--run", "--home", str(ws.home), "--deadline", "1s"]) == 1
+        assert time.monotonic() - started < 10
+    out = capsys.readouterr().out
+    assert "4 failed" in out.splitlines()[-1]
+    with raw_connect(ws.db) as conn:
+        errors = [row[0] for row in conn.execute("SELECT last_error FROM task_attempts")]
+    assert len(errors) == 4 and all("deadline" in error for error in errors)
 
 
 def test_an_embedded_model_says_it_is_loading_before_anything_else(
