@@ -9,6 +9,7 @@ no clock: the runner (`jobtracker/run/`) owns those, and hands the time in as
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -98,8 +99,13 @@ def posting_block(data: Mapping[str, Any]) -> str:
         lines.append(f"Location: {data['location'] or 'not stated'}")
     lines += ["Description:",
               data["description"] + ("\n[description cut here]" if data["truncated"] else "")]
-    body = "\n".join(lines).replace("</posting>", "</ posting>")
+    body = _POSTING_TAG.sub(r"‹\1›", "\n".join(lines))
     return f"<posting>\n{body}\n</posting>"
+
+
+# Any tag the text could close or open the block with, however written: `</POSTING>`,
+# `</posting >`, `< / posting>`. Its angle brackets become ‹ › so it reads as text.
+_POSTING_TAG = re.compile(r"<(\s*/?\s*posting\b[^<>]*)>", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

@@ -78,19 +78,42 @@ _COMMENT = re.compile(r"<!--.*?-->", re.S)
 def assemble(template: str, paragraphs: list[str], company: str, title: str) -> str:
     """The letter: the template with `{company}` and `{title}` filled in and the body
     at `{body}`, else in place of the first `<!-- -->` comment, else before the
-    template's last paragraph (the sign-off)."""
-    text = template.replace("{company}", company).replace("{title}", title)
+    template's last paragraph (the sign-off).
+
+    The place for the body is found in the template, and every field is filled in one
+    pass, so a company or title holding `{body}` or `<!-- -->` stays text."""
     body = "\n\n".join(paragraphs)
-    if "{body}" in text:
-        return text.replace("{body}", body, 1)
-    comment = _COMMENT.search(text)
+    placed = False
+
+    def fill(field: re.Match[str]) -> str:
+        nonlocal placed
+        if field.group(1) == "company":
+            return company
+        if field.group(1) == "title":
+            return title
+        if placed:   # the body goes in once; a later {body} stays as written
+            return field.group(0)
+        placed = True
+        return body
+
+    return _FIELD.sub(fill, _with_body_field(template))
+
+
+_FIELD = re.compile(r"\{(company|title|body)\}")
+
+
+def _with_body_field(template: str) -> str:
+    """The template with a `{body}` where the body goes."""
+    if "{body}" in template:
+        return template
+    comment = _COMMENT.search(template)
     if comment:
-        before, after = text[:comment.start()].rstrip(), text[comment.end():]
-        return f"{before}\n\n{body}{after}" if before else f"{body}{after}"
-    blocks = text.rstrip("\n").split("\n\n")
+        before, after = template[:comment.start()].rstrip(), template[comment.end():]
+        return f"{before}\n\n{{body}}{after}" if before else f"{{body}}{after}"
+    blocks = template.rstrip("\n").split("\n\n")
     if len(blocks) < 2:
-        return f"{text.rstrip()}\n\n{body}\n"
-    return "\n\n".join([*blocks[:-1], body, blocks[-1]]) + "\n"
+        return f"{template.rstrip()}\n\n{{body}}\n"
+    return "\n\n".join([*blocks[:-1], "{body}", blocks[-1]]) + "\n"
 
 
 class CoverLetterTask(ScoredMatchTask):

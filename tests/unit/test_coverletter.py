@@ -133,6 +133,24 @@ def test_assemble_places_the_body(template: str, expected: str) -> None:
     assert assemble(template, ["A", "B"], "Acme", "Staff") == expected
 
 
+@pytest.mark.parametrize("template", [
+    "Dear {company},\n\n{body}\n\nRe: {title}\nBest,\nAda\n",
+    "Dear {company},\n\n<!-- body -->\n\nBest,\nAda\n",
+    "Dear {company} ({title}),\n\nBest,\nAda\n",
+])
+@pytest.mark.parametrize(("company", "title"), [
+    ("{body} Inc", "Engineer"), ("Acme", "{title} {body} {company}"),
+    ("<!-- x --> Ltd", "Staff"), ("{{body}}", "{}"),
+])
+def test_fields_in_a_company_or_title_stay_text(template: str, company: str,
+                                                title: str) -> None:
+    letter = assemble(template, ["PARAGRAPH"], company, title)
+    # The body appears once, in its place after the greeting, never inside the greeting.
+    assert letter.count("PARAGRAPH") == 1
+    assert letter.index(f"Dear {company}") < letter.index("PARAGRAPH")
+    assert f"Dear {company}" in letter
+
+
 async def test_ungrounded_paragraphs_are_dropped(conn: aiosqlite.Connection) -> None:
     unit = (await TASK.pending(conn, make_ctx()))[0]
     result = TASK.parse(unit, {"paragraphs": [FIT, INVENTED, CLOSING]}, make_ctx())
