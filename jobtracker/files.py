@@ -45,6 +45,8 @@ def write_atomic(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        # mkstemp makes the file 0600; the user's files follow the user's umask.
+        os.fchmod(fd, 0o666 & ~_umask())
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
             handle.write(text)
             handle.flush()
@@ -55,6 +57,29 @@ def write_atomic(path: Path, text: str) -> None:
             os.unlink(tmp)
         raise
     fsync_dir(path.parent)
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)   # reading the umask means setting it: put it straight back
+    os.umask(mask)
+    return mask
+
+
+def guard_inside(home: Path, path: Path) -> None:
+    """FileRefused when writing `path` would go through a symbolic link below `home`
+    (a `tailored/` that links elsewhere, a file replaced by a link), or leave `home`:
+    jobtracker writes only where it means to, never through a link it did not make."""
+    try:
+        parts = path.relative_to(home).parts
+    except ValueError:
+        raise FileRefused(f"{path} is outside the workspace {home}; not written") from None
+    current = home
+    for part in parts:
+        current = current / part
+        if current.is_symlink():
+            raise FileRefused(f"{current} is a symbolic link; jobtracker does not write "
+                              "through links it did not make (it would change a file "
+                              "outside the workspace): replace it with a real folder or file")
 
 
 def fsync_dir(folder: Path) -> None:
@@ -101,6 +126,7 @@ async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path, tex
                          now: str, posting_id: int | None) -> None:
     """Write `path` atomically and record it in the ledger, inside the caller's
     transaction; FileRefused when it is not ours to overwrite or cannot be written."""
+    guard_inside(home, path)
     await check_ours(conn, home, path, text)
     try:
         write_atomic(path, text)
@@ -115,6 +141,7 @@ async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path, tex
 
 async def remove_recorded(conn: aiosqlite.Connection, home: Path, path: Path) -> None:
     """Remove a file jobtracker wrote and its ledger row; FileRefused when it is not ours."""
+    guard_inside(home, path)
     await check_ours(conn, home, path, None)
     with contextlib.suppress(FileNotFoundError):
         path.unlink()
