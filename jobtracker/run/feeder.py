@@ -11,7 +11,7 @@ feeders of later tasks that a finished unit may have given work.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from opentelemetry.trace import Tracer
@@ -62,8 +62,12 @@ class Feeder:
     """The job loop's handler for one task's units: list, ask, parse, apply in order."""
 
     def __init__(self, task: Task, db: Database, ctx: Context, client: LLMClient,
-                 ledger: Ledger, budget: Budget, tracer: Tracer, *, low_water: int) -> None:
+                 ledger: Ledger, budget: Budget, tracer: Tracer, *, low_water: int,
+                 on_store_error: Callable[[store.StoreError], None] = lambda exc: None) -> None:
         self.task, self.db, self.ctx, self.client = task, db, ctx, client
+        # The database itself failed (disk full, damage): no later unit can be written
+        # either, so the run is told and stops, instead of failing every unit in turn.
+        self.on_store_error = on_store_error
         self.ledger, self.budget, self.tracer = ledger, budget, tracer
         self.low_water = low_water
         self.gate = InOrder()
@@ -170,7 +174,7 @@ class Feeder:
         except Exception as exc:
             try:
                 await self.gate.turn(key)
-                await self.ledger.record_failure(task.name, unit, exc)
+                await self._record_failure(unit, exc)
             finally:
                 self.gate.advance(key)
             raise
@@ -180,14 +184,24 @@ class Feeder:
             label = await self._apply(unit, result, answer.model)
         except asyncio.CancelledError:
             raise
+        except store.StoreError as exc:
+            self.on_store_error(exc)
+            raise
         except Exception as exc:
             # _apply() raised: its transaction rolled back; the unit is a failure.
-            await self.ledger.record_failure(task.name, unit, exc)
+            await self._record_failure(unit, exc)
             raise
         finally:
             self.gate.advance(key)
         self.applied += 1
         return label
+
+    async def _record_failure(self, unit: Unit, exc: Exception) -> None:
+        try:
+            await self.ledger.record_failure(self.task.name, unit, exc)
+        except store.StoreError as error:
+            self.on_store_error(error)
+            raise
 
     async def _apply(self, unit: Unit, result: Any, model: str) -> str:
         """Write one unit's result and clear its ledger row, in one transaction."""

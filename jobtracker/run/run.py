@@ -73,8 +73,10 @@ class Run:
         self.ledger = Ledger(self.db)
         self.budget = Budget(options.budget)
         self.feeders = {t.name: Feeder(t, self.db, ctx, client, self.ledger, self.budget,
-                                       telemetry.tracer, low_water=max(4, concurrency * 2))
+                                       telemetry.tracer, low_water=max(4, concurrency * 2),
+                                       on_store_error=self._store_failed)
                         for t in tasks}
+        self.store_error: store.StoreError | None = None
         # A settled unit may give later stages work in this run, unless it is pinned to one.
         if options.continuous and options.task is None:
             for feeder in self.feeders.values():
@@ -101,6 +103,13 @@ class Run:
         """Start nothing more; units in flight finish and are kept."""
         self.budget.stop()
         self.loop.stop()
+
+    def _store_failed(self, error: store.StoreError) -> None:
+        """The database cannot be written (disk full, damage): stop, and let work() end
+        with that error, one line and exit 2, rather than fail every unit after it."""
+        if self.store_error is None:
+            self.store_error = error
+        self.stop()
 
     def at_deadline(self, client: LLMClient) -> None:
         """--deadline passed: start nothing more, and end the retry waits of units in
@@ -131,6 +140,11 @@ class Run:
             await each.refresh_derived()
 
     async def work(self, states: list[TaskState]) -> None:
+        await self._work(states)
+        if self.store_error is not None:
+            raise self.store_error
+
+    async def _work(self, states: list[TaskState]) -> None:
         await self.ledger.read(self.tasks, self.ctx)
         if not self.options.continuous:
             chosen = choose(states, self.options.task)
