@@ -83,6 +83,18 @@ def plain_marks(runs: Sequence[Run], sign: str) -> str:
                    for run in runs)
 
 
+def block_runs(removed: Sequence[str], added: Sequence[str]
+               ) -> tuple[list[list[Run]], list[list[Run]]]:
+    """The lines a diff removed and added in one place, each as runs: a line paired with
+    its new version has its changed words marked; a line with no partner is one
+    unmarked run (it is new or gone as a whole, which its -/+ mark already says)."""
+    old_runs = [[Run(line, False)] for line in removed]
+    new_runs = [[Run(line, False)] for line in added]
+    for i, j in line_pairs(removed, added):
+        old_runs[i], new_runs[j] = changed_words(removed[i], added[j])
+    return old_runs, new_runs
+
+
 def word_diff_lines(original: str, replacement: str) -> list[str]:
     """original → replacement as `-`/`+` lines with the changed words marked in text."""
     old_lines, new_lines = original.splitlines(), replacement.splitlines()
@@ -92,18 +104,11 @@ def word_diff_lines(original: str, replacement: str) -> list[str]:
         if tag == "equal":
             out += [f"  {line}" for line in old_lines[a0:a1]]
             continue
-        removed, added = old_lines[a0:a1], new_lines[b0:b1]
-        paired = dict(line_pairs(removed, added))
-        marked_new: dict[int, str] = {}
-        for i, line in enumerate(removed):
-            if i in paired:
-                old_runs, new_runs = changed_words(line, added[paired[i]])
-                out.append("- " + plain_marks(old_runs, "-"))
-                marked_new[paired[i]] = "+ " + plain_marks(new_runs, "+")
-            else:
-                out.append(f"- {line}")
-        out += [marked_new.get(j, f"+ {line}") for j, line in enumerate(added)]
+        old_runs, new_runs = block_runs(old_lines[a0:a1], new_lines[b0:b1])
+        out += ["- " + plain_marks(runs, "-") for runs in old_runs]
+        out += ["+ " + plain_marks(runs, "+") for runs in new_runs]
     return out
 
 
-__all__ = ["Run", "changed_words", "line_pairs", "plain_marks", "word_diff_lines"]
+__all__ = ["Run", "block_runs", "changed_words", "line_pairs", "plain_marks",
+           "word_diff_lines"]

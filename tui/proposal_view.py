@@ -18,6 +18,7 @@ from rich.text import Text
 
 from jobtracker.proposals import Proposal
 from jobtracker.text import clean_text, one_line
+from jobtracker.worddiff import Run, block_runs
 from tui.data import ReviewItem
 
 MARKS = {"pending": "●", "stale": "!", "accepted": "✓", "rejected": "✗"}
@@ -153,7 +154,9 @@ DIFF_STYLES = {"+": "green", "-": "red", "@": "cyan"}
 
 def unified_diff(original: str, replacement: str) -> RenderableType:
     """original → replacement as a unified diff. Each line's -/+ mark is a character in a
-    column of its own; colour only repeats it."""
+    column of its own; colour only repeats it. Within a changed line the words that
+    changed are marked in reverse video (which survives NO_COLOR), so a two-word
+    addition to a long bullet shows at once."""
     lines = list(difflib.unified_diff(clean_text(original).splitlines(),
                                       clean_text(replacement).splitlines(),
                                       "original", "replacement", lineterm="", n=2))
@@ -162,17 +165,44 @@ def unified_diff(original: str, replacement: str) -> RenderableType:
     grid = Table.grid(padding=(0, 0))
     grid.add_column(no_wrap=True, width=1)
     grid.add_column()
-    for diff_line in lines:
+    at = 0
+    while at < len(lines):
+        diff_line = lines[at]
         if diff_line.startswith(("---", "+++")):
             grid.add_row(Text(diff_line[:1], style="bold"), Text(diff_line[1:], style="bold"))
+        elif diff_line.startswith("-"):
+            removed = _run_of(lines, at, "-")
+            added = _run_of(lines, at + len(removed), "+")
+            for mark, block in zip("-+", block_runs(removed, added), strict=True):
+                for runs in block:
+                    grid.add_row(Text(mark, style=f"bold {DIFF_STYLES[mark]}"),
+                                 _marked(runs, DIFF_STYLES[mark]))
+            at += len(removed) + len(added)
             continue
-        style = DIFF_STYLES.get(diff_line[:1], "")
-        mark = diff_line[:1] if diff_line[:1] in "+-@" else " "
-        rest = diff_line[1:] if diff_line[:1] in "+- " else diff_line
-        if mark == "@":
-            rest = diff_line[1:]
-        grid.add_row(Text(mark, style=f"bold {style}".strip()), Text(rest, style=style))
+        else:
+            mark = diff_line[:1] if diff_line[:1] in "+@" else " "
+            style = DIFF_STYLES.get(mark, "")
+            grid.add_row(Text(mark, style=f"bold {style}".strip()),
+                         Text(diff_line[1:], style=style))
+        at += 1
     return grid
+
+
+def _run_of(lines: list[str], start: int, mark: str) -> list[str]:
+    """The lines from `start` on that begin with `mark`, without it."""
+    out = []
+    for line in lines[start:]:
+        if not line.startswith(mark) or line.startswith(("---", "+++")):
+            break
+        out.append(line[1:])
+    return out
+
+
+def _marked(runs: list[Run], style: str) -> Text:
+    text = Text(style=style)
+    for run in runs:
+        text.append(run.text, style=f"reverse {style}" if run.changed else "")
+    return text
 
 
 def edit_detail(p: Proposal) -> list[RenderableType]:

@@ -22,6 +22,7 @@ from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_i
 from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
+from jobtracker.worddiff import word_diff_lines
 from jobtracker.workspace import Workspace
 
 
@@ -132,7 +133,12 @@ def _details(p: Proposal) -> str:
         fields.append((key, json.dumps(value, ensure_ascii=False, sort_keys=True)
                        if isinstance(value, dict | list) else value))
     head = f"proposal {p.id}: {p.state}" + (f" ({p.stale_reason})" if p.stale_reason else "")
+    lines = [head, *(f"  {name:<12} {'-' if value is None else value}" for name, value in fields)]
+    original, replacement = p.payload.get("original"), p.payload.get("replacement")
+    if isinstance(original, str) and isinstance(replacement, str):
+        # The edit as a diff, the changed words marked [-so-] and {+so+}.
+        lines += ["  diff", *(f"    {line}" for line in word_diff_lines(
+            clean_text(original), clean_text(replacement)))]
     # Text from postings, mail and model answers is cleaned again on the way out: no
     # escape sequence stored by any route reaches the terminal.
-    return clean_text("\n".join([head, *(f"  {name:<12} {'-' if value is None else value}"
-                                         for name, value in fields)]))
+    return clean_text("\n".join(lines))

@@ -173,3 +173,23 @@ def test_list_and_show_never_print_escape_sequences(home: Path) -> None:
         assert "\x1b" not in result.stdout and "\x07" not in result.stdout
     shown = run_cli("--home", str(home), "proposals", "show", str(pid)).stdout
     assert "line one\n" in shown, "line breaks in a payload's text are kept"
+
+
+def test_show_marks_the_changed_words_of_a_resume_edit(ws: Workspace) -> None:
+    bullet = ("- Built and ran the billing service in Python, handling 40k requests per "
+              "second across three regions")
+
+    async def seed() -> None:
+        async with store.connect(ws.db) as conn, store.write(conn):
+            await proposals.create(
+                conn, kind="resume_edit", task="tailor", unit_key="p1:e", now=NOW,
+                posting_id=None, summary="add Kafka",
+                payload={"original": bullet, "replacement": bullet + " with Kafka",
+                         "reason": "the posting asks for Kafka"})
+
+    asyncio.run(seed())
+    done = run_cli("proposals", "show", "1", "--home", str(ws.home))
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    at = lines.index("  diff")
+    assert lines[at + 1:at + 3] == [f"    - {bullet}", f"    + {bullet}{{+ with Kafka+}}"]

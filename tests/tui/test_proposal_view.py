@@ -1,0 +1,46 @@
+"""The review's diff marks the words that changed inside a line, without colour."""
+
+from __future__ import annotations
+
+import io
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from tui.proposal_view import unified_diff
+
+BULLET = ("- Built and ran the billing service in Python, handling 40k requests per second "
+          "across three regions with on-call ownership")
+
+
+def marked_words(grid: Table) -> dict[str, list[str]]:
+    """Per -/+ mark, the text of the spans drawn in reverse video."""
+    marks, texts = grid.columns[0].cells, grid.columns[1].cells
+    found: dict[str, list[str]] = {"-": [], "+": []}
+    for mark, text in zip(marks, texts, strict=True):
+        assert isinstance(mark, Text) and isinstance(text, Text)
+        if mark.plain in found:
+            found[mark.plain] += [text.plain[span.start:span.end] for span in text.spans
+                                  if "reverse" in str(span.style)]
+    return found
+
+
+def test_two_words_added_to_a_long_bullet_are_the_only_marked_text() -> None:
+    grid = unified_diff(BULLET, BULLET + " and Kafka")
+    assert isinstance(grid, Table)
+    assert marked_words(grid) == {"-": [], "+": [" and Kafka"]}
+
+
+def test_a_replaced_word_is_marked_on_both_lines_and_other_lines_are_not() -> None:
+    grid = unified_diff("Summary\nUses Go daily\nWrote docs",
+                        "Summary\nUses Rust daily\nWrote docs")
+    assert marked_words(grid) == {"-": ["Go"], "+": ["Rust"]}
+
+
+def test_the_marks_survive_no_color() -> None:
+    out = io.StringIO()
+    Console(file=out, width=200, no_color=True, force_terminal=True).print(
+        unified_diff("Uses Go daily", "Uses Rust daily"))
+    output = out.getvalue()
+    assert "\x1b[7mRust\x1b[0m" in output and "\x1b[7mGo\x1b[0m" in output   # reverse video
