@@ -4,6 +4,7 @@ from jobtracker import (
     cli_add,  # noqa: F401
     cli_fetch,  # noqa: F401
     cli_matches,  # noqa: F401
+    cli_model,  # noqa: F401
     cli_proposals,  # noqa: F401
     cli_work,  # noqa: F401
 )
