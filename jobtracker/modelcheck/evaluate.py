@@ -8,6 +8,7 @@ progress line per item tells a person watching that a slow model is still workin
 
 from __future__ import annotations
 
+import math
 import statistics
 import time
 from collections.abc import Callable
@@ -66,7 +67,7 @@ async def ask(client: LLMClient, task_name: str, unit: Unit, ctx: Context) -> _O
 def _percentile(values: list[float], share: float) -> float:
     """Nearest-rank percentile: an actual observed value, never an interpolation."""
     ordered = sorted(values)
-    return ordered[max(0, min(len(ordered) - 1, round(share * len(ordered) + 0.5) - 1))]
+    return ordered[max(0, min(len(ordered), math.ceil(share * len(ordered))) - 1)]
 
 
 async def run_eval(client: LLMClient, ctx: Context, items: list[EvalItem],
