@@ -95,7 +95,7 @@ def _pct(value: float | None) -> str:
 def _ms(value: int | None) -> str:
     if value is None:
         return "-"
-    return f"{value} ms" if value < 10_000 else f"{value / 1000:.0f} s"
+    return f"{value} ms" if value < 1000 else f"{value / 1000:.1f} s"
 
 
 def _wrapped(prefix: str, text: str) -> list[str]:
@@ -130,13 +130,13 @@ def format_text(report: CheckReport) -> str:
     if any(t.estimated and t.largest_prompt_tokens is not None for t in report.tasks):
         lines.append("  ~ estimated: the server has no tokenizer endpoint")
     lines += ["", f"Evaluation set (accuracy needed: {_pct(report.min_accuracy)})",
-              f"  {'task':<8}{'items':>6}{'right':>7}{'accuracy':>9}{'json ok':>8}"
-              f"{'1st try':>8}{'median':>9}{'p95':>9}{'tokens':>11}"]
+              f"  {'task':<8}{'items':>6}{'right':>6}{'accuracy':>9}{'json ok':>8}"
+              f"{'1st try':>8}{'median':>8}{'p95':>8}{'tokens in+out':>15}"]
     for e in report.eval:
         tokens = f"{e.input_tokens:,}+{e.output_tokens:,}"
-        lines.append(f"  {e.task:<8}{e.items:>6}{e.correct:>7}{_pct(e.accuracy):>9}"
+        lines.append(f"  {e.task:<8}{e.items:>6}{e.correct:>6}{_pct(e.accuracy):>9}"
                      f"{_pct(e.valid_json_rate):>8}{_pct(e.valid_json_first_try_rate):>8}"
-                     f"{_ms(e.median_latency_ms):>9}{_ms(e.p95_latency_ms):>9}{tokens:>11}")
+                     f"{_ms(e.median_latency_ms):>8}{_ms(e.p95_latency_ms):>8}{tokens:>15}")
         if e.flat_fallback:
             lines.append("      answered in the flat json_object form (server's choice)")
     if not report.eval:
