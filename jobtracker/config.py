@@ -31,6 +31,7 @@ DEFAULT_WEIGHTS = {"fit": 1.0, "remote": 0.3, "location": 0.2, "recency": 0.2, "
 DEFAULT_MAX_TOKENS = 512     # llm.max_tokens.default, for a task that declares none
 DEFAULT_CONCURRENCY = 4
 DEFAULT_FETCH_DEADLINE = 120.0   # seconds one board's whole download may take
+DEFAULT_MIN_ACCURACY = 0.7       # `model check` passes a task at this share right
 # The largest values config.yaml accepts (docs/configuration.md): past these a value is
 # a mistake, and some (a billion retries) would outlive any deadline.
 MAX_TIMEOUT = 3600.0
@@ -168,6 +169,7 @@ class Config:
     maildir: Path | None = None
     tailor_threshold: float = 0.5
     fetch_deadline: float = DEFAULT_FETCH_DEADLINE
+    min_accuracy: float = DEFAULT_MIN_ACCURACY     # model_check.min_accuracy
     path: Path | None = None
 
 
@@ -177,7 +179,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     tasks = tuple(tasks)
     names = tuple(task.name for task in tasks)
     doc = load(path)
-    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch"))
+    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch",
+                                             "model_check"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -212,6 +215,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
                         "the variable llm.api_key_env names", "llm", "url")
     tailor = _mapping(doc, top.get("tailor"), "tailor", allowed=("threshold",))
     fetch = _mapping(doc, top.get("fetch"), "fetch", allowed=("deadline",))
+    model_check = _mapping(doc, top.get("model_check"), "model_check",
+                           allowed=("min_accuracy",))
     return Config(
         llm=llm,
         concurrency=_int(doc, top.get("concurrency", DEFAULT_CONCURRENCY), "concurrency",
@@ -222,6 +227,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
                                  maximum=100),
         fetch_deadline=_number(doc, fetch.get("deadline", DEFAULT_FETCH_DEADLINE), "fetch",
                                "deadline", minimum=1, maximum=MAX_FETCH_DEADLINE),
+        min_accuracy=_number(doc, model_check.get("min_accuracy", DEFAULT_MIN_ACCURACY),
+                             "model_check", "min_accuracy", maximum=1),
         path=path,
     )
 

@@ -38,6 +38,19 @@ What it answers:
 - `latency` seconds (settable while running) pass before each chat answer,
   without holding up other connections.
 
+What servers say about themselves (for `jobtracker model check`), each off until set,
+and each free to lie (a negative n_ctx, a string, a tokenizer that fails):
+
+- `props` (a dict): llama.cpp's `GET /props` at the server root, e.g.
+  `{"default_generation_settings": {"n_ctx": 4096}}`; with it, `POST /apply-template`
+  joins the messages in a ChatML-like template, as llama.cpp does.
+- `max_model_len` (any value): vLLM's field on every `/v1/models` entry.
+- `ollama_show` / `ollama_ps` (dicts): Ollama's `POST /api/show` and `GET /api/ps`.
+- `tokenize` (a callable from the JSON body to the answer, or a `Fault`): `POST
+  /tokenize` at the root; `count_tokens` is the well-behaved one (llama.cpp's
+  `content` form → `tokens`, vLLM's `messages` form → `tokens` and `count`, at
+  len(text) // 4 tokens).
+
 Faults, for the next chat calls in order or for every call a predicate picks::
 
     server.queue(Fault.status(429, retry_after=1), Fault.status(500))
@@ -134,6 +147,24 @@ class _Rule:
     times: int | None
 
 
+_UNSET: Any = object()
+
+
+def _text_of(body: dict[str, Any]) -> str:
+    if isinstance(body.get("content"), str):
+        return body["content"]
+    if isinstance(body.get("prompt"), str):
+        return body["prompt"]
+    return "\n".join(str(m.get("content", "")) for m in body.get("messages") or ()
+                     if isinstance(m, dict))
+
+
+def count_tokens(body: dict[str, Any]) -> dict[str, Any]:
+    """A tokenizer at len(text) // 4 tokens: llama.cpp's `tokens`, and vLLM's `count`."""
+    n = max(1, len(_text_of(body)) // 4)
+    return {"tokens": list(range(n)), "count": n, "max_model_len": 4096}
+
+
 def schema_answer(body: dict[str, Any]) -> Any:
     """A valid answer for the chat request's `response_format` schema ({} without one)."""
     schema = requested_schema(body)
@@ -151,7 +182,11 @@ class ModelServer(OpenAIServer):
     def __init__(self, models: tuple[str, ...] | list[str] = ("test-model",),
                  answer: Callable[[dict[str, Any]], Any] | None = None,
                  latency: float = 0.0, *, flat_only: bool = False, models_key: bool = False,
-                 extra_fields: bool = False, record: bool = True) -> None:
+                 extra_fields: bool = False, record: bool = True,
+                 props: dict[str, Any] | None = None, max_model_len: Any = _UNSET,
+                 ollama_show: dict[str, Any] | None = None,
+                 ollama_ps: dict[str, Any] | None = None,
+                 tokenize: Callable[[dict[str, Any]], Any] | Fault | None = None) -> None:
         super().__init__(models)
         self.answer = answer or schema_answer   # type: ignore[method-assign]
         self.latency = latency
@@ -159,6 +194,11 @@ class ModelServer(OpenAIServer):
         self.models_key = models_key
         self.extra_fields = extra_fields
         self.record = record
+        self.props = props
+        self.max_model_len = max_model_len
+        self.ollama_show = ollama_show
+        self.ollama_ps = ollama_ps
+        self.tokenize = tokenize
         self.chat_count = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -212,8 +252,49 @@ class ModelServer(OpenAIServer):
                 self._requests.append(Recorded(request.method, request.path, request.headers,
                                                body))
 
+    async def respond(self, request: HTTPRequest) -> bytes | None:
+        """The servers' own endpoints first (when set), then the OpenAI routes."""
+        route = (request.method, request.path)
+        answer: Any = None
+        if route == ("GET", "/props"):
+            answer = self.props
+        elif route == ("POST", "/apply-template") and self.props is not None:
+            answer = {"prompt": self._templated(request)}
+        elif route == ("POST", "/api/show"):
+            answer = self.ollama_show
+        elif route == ("GET", "/api/ps"):
+            answer = self.ollama_ps
+        elif route == ("POST", "/tokenize") and self.tokenize is not None:
+            body = self._body(request)
+            self.received(request, body)
+            if isinstance(self.tokenize, Fault):
+                return await self._act_out(self.tokenize, {})
+            return http_response(200, json.dumps(self.tokenize(body)))
+        else:
+            return await super().respond(request)
+        self.received(request, self._body(request))
+        if answer is None:
+            return http_response(404, error_body(f"no route for {request.method} "
+                                                 f"{request.path}"))
+        return http_response(200, json.dumps(answer))
+
+    @staticmethod
+    def _body(request: HTTPRequest) -> Any:
+        try:
+            return json.loads(request.body) if request.body else None
+        except ValueError:
+            return None
+
+    def _templated(self, request: HTTPRequest) -> str:
+        body = self._body(request) or {}
+        return "".join(f"<|im_start|>{m.get('role')}\n{m.get('content')}<|im_end|>\n"
+                       for m in body.get("messages") or () if isinstance(m, dict))
+
     def models_listing(self) -> dict[str, Any]:
         listing = super().models_listing()
+        if self.max_model_len is not _UNSET:
+            for entry in listing["data"]:
+                entry["max_model_len"] = self.max_model_len
         if self.models_key:
             listing["models"] = [{"name": m, "model": m, "type": "model"} for m in self.models]
         return listing
@@ -298,5 +379,5 @@ def model_server() -> Iterator[ModelServer]:
         yield server
 
 
-__all__ = ["LLAMA_CPP_PYTHON_ERROR", "Fault", "ModelServer", "Recorded", "instance_of",
-           "model_server", "schema_answer"]
+__all__ = ["LLAMA_CPP_PYTHON_ERROR", "Fault", "ModelServer", "Recorded", "count_tokens",
+           "instance_of", "model_server", "schema_answer"]
