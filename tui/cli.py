@@ -86,10 +86,15 @@ def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
 
 def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions) -> int:
     # Imported here, never at the top: `--run` must not load Textual.
-    from jobtracker import runner
+    import asyncio
+
+    from jobtracker import runner, store
     from tui.app import JobtrackerApp
 
     setup = runner.load_setup(ws, options)   # a ConfigError exits 2 in main()
+    # A database that cannot be used is said in one line before the app starts (a
+    # StoreError exits 2 in main()), never shown as an empty queue.
+    asyncio.run(store.check_usable(ws.db))
     JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
     return 0
 

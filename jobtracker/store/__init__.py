@@ -269,6 +269,13 @@ async def connect(path: Path) -> AsyncIterator[aiosqlite.Connection]:
         await conn.close()
 
 
+async def check_usable(path: Path) -> None:
+    """Open, migrate and close the database at `path`: StoreError, phrased for people,
+    when it cannot be used (damaged, read-only, a folder, a table missing)."""
+    async with connect(path):
+        pass
+
+
 @asynccontextmanager
 async def write(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connection]:
     """One writing transaction: BEGIN IMMEDIATE, COMMIT on success, ROLLBACK on error.

@@ -240,3 +240,18 @@ def test_a_run_on_a_full_database_says_disk_full_and_keeps_what_it_wrote(
     assert len(readings(ws)) == len(done)     # what was written is there, nothing half
     with raw_connect(ws.db) as conn:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+@pytest.mark.parametrize("kind", ["corrupt header", "a folder", "no proposals"])
+def test_the_interactive_app_says_it_in_one_line_and_never_starts(
+        template: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch, kind: str) -> None:
+    import tui.app
+
+    started: list[object] = []
+    monkeypatch.setattr(tui.app.JobtrackerApp, "run", lambda self, **kw: started.append(self))
+    home = damaged(template, tmp_path, kind)
+    assert tui_main(["--home", str(home)]) == 2
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("jobtracker-tui: ") and WHAT[kind] in line
+    assert started == []
