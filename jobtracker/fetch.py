@@ -23,7 +23,7 @@ from pathlib import Path
 import aiosqlite
 import httpx
 
-from jobtracker import store
+from jobtracker import secrets, store
 from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
 from jobtracker.download import (
@@ -220,16 +220,19 @@ async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
                  configured: dict[tuple[str, str], Board]) -> BoardResult:
     """One board's outcome in one transaction: its postings and its `boards` row."""
     target = download.target
-    result = BoardResult(target.name, target.url, error=download.error,
+    # A board's address may carry a token (a mirror's ?key=...): never in a message.
+    error = (secrets.Redactor.of(urls=[target.url])(download.error)
+             if download.error is not None else None)
+    result = BoardResult(target.name, target.url, error=error,
                          not_modified=download.not_modified, seconds=download.seconds,
                          skipped=download.skipped)
     async with store.write(conn):
         board_id = await ensure_board(conn, target.source, target.token, target.company,
                                        configured=True)
-        if download.error is not None:
+        if error is not None:
             await conn.execute(
                 "UPDATE boards SET last_fetched = ?, last_error = ? WHERE id = ?",
-                (now, download.error, board_id))
+                (now, error, board_id))
             return result
         if download.not_modified:
             # Same listing as last time: everything it listed is still there.

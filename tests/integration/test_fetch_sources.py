@@ -273,3 +273,24 @@ def test_cli_fetch_takes_its_deadline_from_config(server: BoardServer, ws: Works
     assert time.monotonic() - started < 15
     assert done.returncode == 1, done.stderr
     assert "within the 1 s download deadline" in done.stdout
+
+
+async def test_a_board_error_that_quotes_its_address_keeps_the_token_out(
+        server: BoardServer, conn: aiosqlite.Connection,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import jobtracker.fetch as fetch_module
+    from jobtracker.download import DownloadError
+
+    secret = "s3cr3t-board-token-1234"
+    url = server.url(f"/gh/acme?api_key={secret}")
+
+    async def failing(*args: Any, **kwargs: Any) -> Any:
+        raise DownloadError(f"cannot read {url} (token {secret})")
+
+    monkeypatch.setattr(fetch_module, "download", failing)
+    sources = Sources(boards=(Board("greenhouse", "acme", "Acme", url),))
+    results = await fetch(conn, sources)
+    error = results["greenhouse:acme"].error or ""
+    assert error.startswith("cannot read") and secret not in error
+    board = await (await conn.execute("SELECT last_error FROM boards")).fetchone()
+    assert secret not in board["last_error"]
