@@ -14,6 +14,7 @@ import signal
 import sys
 from collections.abc import Callable
 
+from jobtracker.files import FileRefused
 from jobtracker.run.setup import RunOptions
 from jobtracker.store import StoreError
 from jobtracker.workspace import Workspace
@@ -158,7 +159,7 @@ def guarded(prog: str, body: Callable[[], int]) -> int:
         code = body()
         sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit
         return code
-    except (ConfigError, StoreError) as exc:
+    except (ConfigError, StoreError, FileRefused) as exc:
         print(f"{prog}: {exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:

@@ -25,7 +25,7 @@ from pathlib import Path
 import aiosqlite
 from opentelemetry import trace
 
-from jobtracker import scoring, store
+from jobtracker import files, scoring, store
 from jobtracker.lease import Lease
 from jobtracker.llm import LLMClient
 from jobtracker.local_model import run_client
@@ -209,6 +209,7 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                     result.model_reason = probe.reason
                     return result
                 run_dir = setup.ws.runs / run_id(started)
+                files.guard_inside(setup.ws.home, run_dir)   # runs/ may not link elsewhere
                 run_dir.mkdir(parents=True, exist_ok=True)
                 result.run_dir = run_dir
                 events = EventsFileReporter(run_dir / "events.jsonl")

@@ -57,3 +57,20 @@ async def test_written_files_follow_the_users_umask(home: Path, umask: int) -> N
     finally:
         os.umask(old)
     assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+
+
+def test_a_run_refuses_a_runs_folder_that_links_outside(tmp_path: Path,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.servers.model import ModelServer
+    from tests.tui.fixtures import make_workspace
+    from tui.cli import main as tui_main
+
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    with ModelServer() as server:
+        ws = make_workspace(tmp_path, server.url)
+        (ws.home / "runs").rmdir()
+        (ws.home / "runs").symlink_to(outside, target_is_directory=True)
+        assert tui_main(["--run", "--home", str(ws.home)]) == 2
+    assert "is a symbolic link" in capsys.readouterr().err
+    assert list(outside.iterdir()) == []
