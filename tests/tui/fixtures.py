@@ -10,8 +10,10 @@ from __future__ import annotations
 import io
 import json
 import sqlite3
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from textual.app import App
@@ -204,3 +206,13 @@ def screen_text(app: App) -> str:
 def screen_output(app: App) -> str:
     """The screen as the terminal receives it: characters and escape sequences."""
     return _render(app, styles=True)
+
+
+async def wait_until(pilot: Any, holds: Callable[[], bool], timeout: float = 10.0) -> None:
+    """Let the app run until `holds()` is true (workers read the database in their own
+    time, slower on a loaded machine); fail after `timeout` seconds."""
+    waited = 0.0
+    while not holds():
+        assert waited < timeout, f"not true after {timeout} s"
+        await pilot.pause(0.05)
+        waited += 0.05

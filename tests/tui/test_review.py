@@ -19,6 +19,7 @@ from tests.tui.fixtures import (
     proposal_states,
     screen_text,
     seed_review,
+    wait_until,
 )
 from tui.app import JobtrackerApp
 from tui.screens.dashboard import DashboardScreen
@@ -183,12 +184,11 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
 
 async def test_escape_goes_back_and_the_waiting_count_follows(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.3)
-        assert "4 proposals waiting" in screen_text(app)
+        await wait_until(pilot, lambda: "4 proposals waiting" in screen_text(app))
         await open_review(pilot)
         await pilot.press("a")
         await pilot.pause(0.3)
         await pilot.press("escape")
         await pilot.pause(0.3)
         assert isinstance(app.screen, DashboardScreen)
-        assert "3 proposals waiting" in screen_text(app)
+        await wait_until(pilot, lambda: "3 proposals waiting" in screen_text(app))

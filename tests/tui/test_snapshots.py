@@ -17,7 +17,7 @@ import pytest
 
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import Event, EventType
-from tests.tui.fixtures import make_workspace, seed_postings, seed_review
+from tests.tui.fixtures import make_workspace, seed_postings, seed_review, wait_until
 from tui.app import JobtrackerApp, Phase
 from tui.clock import FrozenClock
 
@@ -96,7 +96,13 @@ def test_review_resume_edit(snap_compare: Any, app: JobtrackerApp,
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_matches(snap_compare: Any, app: JobtrackerApp, size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["m", "wait:400"])
+    async def matches_loaded(pilot: Any) -> None:
+        await pilot.press("m")
+        # The list is read by a worker; the footer's keys light up once it holds rows.
+        await wait_until(pilot, lambda: bool(getattr(app.screen, "matches", None)))
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=size, run_before=matches_loaded)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
