@@ -265,6 +265,7 @@ class RunResult:
     worked: list[str] = field(default_factory=list)          # tasks that had units submitted
     elapsed: float = 0.0
     run_dir: Path | None = None
+    reporter_errors: list[str] = field(default_factory=list)   # reporters that stopped, why
 
     @property
     def exit_code(self) -> int:
@@ -615,5 +616,6 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                     result.counts = {k: counts[k] for k in ("finished", "failed", "skipped")}
                     result.worked = run.worked
                     result.elapsed = (datetime.now(UTC) - started).total_seconds()
+                    result.reporter_errors = run.loop.reporter_error_lines
     return result
 

@@ -9,7 +9,7 @@ import pytest
 from textual.binding import Binding
 
 from jobtracker.runner import load_setup
-from jobtracker.workers.events import Event, EventType
+from jobtracker.workers.events import Event, EventType, make_event
 from tests.tui.fixtures import make_workspace, screen_text, seed_review
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
@@ -54,8 +54,9 @@ async def test_help_lists_every_key_of_the_screen_under_it(tmp_path: Path) -> No
             assert row in text, row
 
 
-def event(type: EventType, job: str = "Acme — SRE", kind: str = "level", **data: object) -> Event:
-    return Event(type, job, kind, dict(data), datetime(2026, 11, 29, 10, 0, tzinfo=UTC))
+def event(type: EventType, job: str = "Acme — SRE", kind: str = "level", key: str = "p1:h",
+          **data: object) -> Event:
+    return make_event(type, job, kind, data, datetime(2026, 11, 29, 10, 0, tzinfo=UTC), key=key)
 
 
 def test_live_state_follows_a_unit_from_start_to_end() -> None:
@@ -74,19 +75,41 @@ def test_live_state_follows_a_unit_from_start_to_end() -> None:
     assert live.units() == []
     assert live.done("level").finished == 1
     lines, dropped = live.take_lines()
+    # The detail is the event's own, the same as on a headless line.
     assert [line.text for line in lines] == [
-        "10:00:00 retry level  Acme — SRE  429  in 2.0s",
+        "10:00:00 retry level  Acme — SRE  429  attempt 1/3  in 2.0s",
         "10:00:00 done  level  Acme — SRE  senior  0:00:02"]
     assert dropped == 0
 
 
 def test_a_skip_never_ends_another_unit_with_the_same_label() -> None:
     live = LiveReporter(FrozenClock())
-    live.emit(event(EventType.JOB_STARTED))
-    live.emit(event(EventType.JOB_SKIPPED))
-    live.emit(event(EventType.JOB_FAILED, error="done(): OperationalError: locked"))
-    assert len(live.units()) == 1
+    live.emit(event(EventType.JOB_STARTED, key="p1:a"))
+    live.emit(event(EventType.JOB_SKIPPED, key="p2:a"))
+    live.emit(make_event(EventType.JOB_FAILED, "Acme — SRE", "level", key="p3:a",
+                         data={"error": "done(): OperationalError: locked", "phase": "done"}))
+    assert [u.label for u in live.units()] == ["Acme — SRE"]
     assert live.done("level").skipped == 1 and live.done("level").failed == 1
+
+
+def test_units_with_one_label_are_told_apart_by_key_whatever_order_they_end_in() -> None:
+    live = LiveReporter(FrozenClock())
+    live.emit(event(EventType.JOB_STARTED, key="p1:a"))
+    live.emit(event(EventType.JOB_STARTED, key="p2:a"))
+    live.emit(event(EventType.JOB_PROGRESS, key="p2:a", phase="applying"))
+    live.emit(event(EventType.JOB_FINISHED, key="p1:a", result="senior"))
+    (unit,) = live.units()
+    assert unit.phase == "applying", "the unit still running is the one that was applying"
+    live.emit(event(EventType.JOB_FAILED, key="p2:a", error="boom"))
+    assert live.units() == []
+
+
+def test_the_same_key_in_two_tasks_is_two_units() -> None:
+    live = LiveReporter(FrozenClock())
+    live.emit(event(EventType.JOB_STARTED, kind="level", key="p1:a"))
+    live.emit(event(EventType.JOB_STARTED, kind="judge", key="p1:a"))
+    live.emit(event(EventType.JOB_FINISHED, kind="level", key="p1:a"))
+    assert [u.kind for u in live.units()] == ["judge"]
 
 
 def test_the_log_buffer_is_bounded_and_counts_what_it_dropped() -> None:

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 
 from jobtracker.runner import TaskState
 from tui.data import waiting_count
-from tui.literal import block
+from tui.literal import block, plain
 from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
 from tui.widgets.eventlog import EventLog
 from tui.widgets.header import HeaderLine
@@ -61,6 +61,7 @@ class DashboardScreen(Screen[None]):
         super().__init__()
         self._seen_version = -1
         self._seen_stages = 0
+        self._reporter_errors_said = 0
         self._ticks = 0
         self._waiting = 0
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
@@ -169,6 +170,20 @@ class DashboardScreen(Screen[None]):
         if live.stages != self._seen_stages:
             self._seen_stages = live.stages
             self.refresh_queue()
+        self._say_reporter_errors()
+
+    def _say_reporter_errors(self) -> None:
+        """A reporter that stopped mid-run (events.jsonl on a full disk) is said once, as a
+        notification, when it happens; the run's closing notice repeats it."""
+        run = self.app.live_run
+        if run is None:
+            self._reporter_errors_said = 0
+            return
+        lines = run.loop.reporter_error_lines
+        for line in lines[self._reporter_errors_said:]:
+            self.notify(plain(line), title="Events", severity="warning", markup=False,
+                        timeout=10)
+        self._reporter_errors_said = len(lines)
 
     def _title_in_flight(self, count: int) -> None:
         waiting = self.app.live_run.loop.counts["waiting"] if self.app.live_run else 0
