@@ -6,6 +6,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from textual.app import App
 from textual.binding import Binding
 
 from jobtracker.runner import load_setup
@@ -13,12 +14,13 @@ from jobtracker.workers.events import Event, EventType, make_event
 from tests.tui.fixtures import make_workspace, screen_text, seed_review
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
-from tui.live import LiveReporter
+from tui.live import LiveReporter, LogLine
 from tui.screens.confirm import ConfirmQuit
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.help import HelpScreen
 from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
 from tui.screens.review import ReviewScreen
+from tui.widgets.eventlog import MAX_LINES, EventLog
 
 CLASSES = [JobtrackerApp, DashboardScreen, ReviewScreen, MatchesScreen, PostingScreen,
            StatusPicker, ConfirmQuit, HelpScreen]
@@ -127,3 +129,26 @@ def test_control_characters_in_labels_never_reach_the_log() -> None:
     (line,), _ = live.take_lines()
     assert "\x1b" not in line.text and "\x07" not in line.text
     assert "Acme — [b]SRE[/b]" in line.text
+
+
+class LogOnly(App[None]):
+    def compose(self):
+        yield EventLog(id="events")
+
+
+async def test_a_full_event_log_keeps_showing_the_newest_lines() -> None:
+    """Textual's own Log, once at max_lines, went on showing stale lines under batched
+    writes; the event log drops its oldest lines in place and repaints."""
+    app = LogOnly()
+    async with app.run_test(size=(40, 6)) as pilot:
+        log = app.query_one(EventLog)
+        for batch in range(40):                       # 1,200 lines through a 500-line log
+            log.add([LogLine("level", f"line {batch * 30 + i}") for i in range(30)])
+            await pilot.pause(0.01)
+        await pilot.pause(0.2)
+        shown = screen_text(app).split()
+        assert "1199" in shown and "1000" not in shown
+        assert len(log.lines) == MAX_LINES and log.lines[-1] == "line 1199"
+        log.set_filter("judge")                       # a filter redraws from what is kept
+        await pilot.pause(0.1)
+        assert "1199" not in screen_text(app)

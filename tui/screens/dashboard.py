@@ -31,7 +31,10 @@ from tui.widgets.queue import QueueTable
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
 
-REFRESH = 0.2          # seconds between reads of the live state
+# Seconds between reads of the live state. Every refresh during a run repaints from
+# the queue down to the progress line (Textual composes the box around all the
+# changed widgets), so this rate is most of what the UI costs a run.
+REFRESH = 0.25
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
@@ -104,7 +107,8 @@ class DashboardScreen(Screen[None]):
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
         self._waiting = await waiting_count(self.app.db)
-        self._show_progress()
+        if not self.app.running:   # during a run, the next refresh shows it: no extra frame
+            self._show_progress()
 
     @on(QueueSurveyed)
     def _surveyed(self, message: QueueSurveyed) -> None:
