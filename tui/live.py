@@ -162,6 +162,11 @@ class LiveReporter:
         detail = event.detail(plain)
         return f"{text.rstrip()}  {detail}" if detail else text.rstrip()
 
+    @property
+    def has_lines(self) -> bool:
+        """Whether log lines (or a count of dropped ones) wait to be taken."""
+        return bool(self._lines) or self.dropped > 0
+
     def take_lines(self) -> tuple[list[LogLine], int]:
         """The log lines since the last call, and how many were dropped before them."""
         lines = list(self._lines)

@@ -35,6 +35,9 @@ if TYPE_CHECKING:
 # the queue down to the progress line (Textual composes the box around all the
 # changed widgets), so this rate is most of what the UI costs a run.
 REFRESH = 0.25
+# Refreshes between writes to the event log during a run: new lines scroll the
+# whole log, the biggest repaint of all, and twice a second reads as well.
+LOG_EVERY = 2
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
@@ -160,13 +163,14 @@ class DashboardScreen(Screen[None]):
         self._ticks += 1
         if app.running and self._ticks % WAITING_EVERY == 0:
             self.refresh_waiting()
-        if live.version == self._seen_version and not units:
+        log_due = not app.running or self._ticks % LOG_EVERY == 0
+        if live.version == self._seen_version and not units and not (
+                log_due and live.has_lines):
             return
         self._seen_version = live.version
         with app.batch_update():
-            lines, dropped = live.take_lines()
-            if lines or dropped:
-                self.query_one(EventLog).add(lines, dropped)
+            if log_due and live.has_lines:
+                self.query_one(EventLog).add(*live.take_lines())
             self.query_one(InFlightTable).show(units, app.clock.monotonic())
             self._title_in_flight(len(units))
             self._show_queue()
