@@ -16,12 +16,12 @@ from typing import Any
 from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
 from opentelemetry.trace import NoOpTracerProvider, TracerProvider
 
-from jobtracker.workers.events import Event, EventType
+from jobtracker.workers.events import CallFinished, Event, JobFailed, JobFinished, JobSkipped
 
-_OUTCOMES = {
-    EventType.JOB_FINISHED: "finished",
-    EventType.JOB_FAILED: "failed",
-    EventType.JOB_SKIPPED: "skipped",
+_OUTCOMES: dict[type[Event], str] = {
+    JobFinished: "finished",
+    JobFailed: "failed",
+    JobSkipped: "skipped",
 }
 
 
@@ -79,15 +79,14 @@ class TelemetryReporter:
         self.telemetry = telemetry
 
     def emit(self, event: Event) -> None:
-        outcome = _OUTCOMES.get(event.type)
+        outcome = _OUTCOMES.get(type(event))
         if outcome is not None:
             self.telemetry.units.add(1, {"task.name": event.kind, "task.outcome": outcome})
-        elif event.type is EventType.CALL_FINISHED:
+        elif isinstance(event, CallFinished):
             attrs: dict[str, Any] = {"task.name": event.kind}
-            seconds = event.data.get("seconds")
-            if isinstance(seconds, int | float):
-                self.telemetry.call_seconds.record(float(seconds), attrs)
-            for direction in ("input", "output"):
-                count = event.data.get(f"{direction}_tokens")
+            if isinstance(event.seconds, int | float):
+                self.telemetry.call_seconds.record(float(event.seconds), attrs)
+            for direction, count in (("input", event.input_tokens),
+                                     ("output", event.output_tokens)):
                 if isinstance(count, int):
                     self.telemetry.tokens.add(count, {**attrs, "direction": direction})

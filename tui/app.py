@@ -30,7 +30,7 @@ from jobtracker.lease import LeaseHeld
 from jobtracker.local_model import model_alias
 from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
 from jobtracker.text import one_line
-from jobtracker.workers.reporters import hms
+from jobtracker.workers.events import hms
 from tui.clock import AppClock
 from tui.live import LiveReporter
 from tui.messages import QueueSurveyed, RunChanged
@@ -207,6 +207,8 @@ class JobtrackerApp(App[int]):
         else:
             self.notice = (f"run ended: {counts['finished']} finished, {counts['failed']} "
                            f"failed, {counts['skipped']} skipped in {hms(result.elapsed)}")
+        if result.reporter_errors:
+            self.notice += "; " + "; ".join(result.reporter_errors)
 
     def _failed(self, error: BaseException | None) -> None:
         if isinstance(error, LeaseHeld):

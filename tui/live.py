@@ -15,15 +15,26 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
-from jobtracker.workers.events import WORDS, Event, EventType
-from jobtracker.workers.reporters import hms
+from jobtracker.workers.events import (
+    CallFinished,
+    CallRetrying,
+    Event,
+    EventType,
+    JobFailed,
+    JobFinished,
+    JobProgress,
+    JobSkipped,
+    JobStarted,
+    StageFinished,
+)
 from tui.clock import AppClock
 from tui.literal import plain
 
 LOG_BUFFER = 1000         # log lines held between two reads of the dashboard
-TERMINAL = frozenset({EventType.JOB_FINISHED, EventType.JOB_FAILED, EventType.JOB_SKIPPED})
+TERMINAL = (JobFinished, JobFailed, JobSkipped)
 # Events shown in the log; progress steps and per-call detail show in the in-flight pane.
-LOGGED = frozenset({*TERMINAL, EventType.CALL_RETRYING, EventType.STAGE_FINISHED})
+LOGGED = frozenset({EventType.JOB_FINISHED, EventType.JOB_FAILED, EventType.JOB_SKIPPED,
+                    EventType.CALL_RETRYING, EventType.STAGE_FINISHED})
 
 
 @dataclass
@@ -62,42 +73,21 @@ class LogLine:
 
 def phase_of(event: Event) -> str | None:
     """What a unit is doing now, from an event about it (None: no change)."""
-    data = event.data
-    if event.type is EventType.JOB_PROGRESS:
-        return str(data.get("phase") or "") or None
-    if event.type is EventType.CALL_RETRYING:
-        # `attempt` is the attempt that failed; the unit now waits to make the next one.
-        attempt, attempts = data.get("attempt"), data.get("attempts", "?")
-        following = attempt + 1 if isinstance(attempt, int) else "?"
-        reason = plain(data.get("reason") or "")[:16] or "an error"
-        return f"retry {following}/{attempts} after {reason}"
+    match event:
+        case JobProgress(phase=phase):
+            return plain(phase) or None
+        case CallRetrying(attempt=attempt, attempts=attempts, reason=reason):
+            # `attempt` is the attempt that failed; the unit now waits to make the next one.
+            following = attempt + 1 if isinstance(attempt, int) else "?"
+            return (f"retry {following}/{attempts if attempts is not None else '?'} "
+                    f"after {plain(reason)[:16] or 'an error'}")
     return None
 
 
-def detail_of(event: Event) -> str:
-    """The end of a log line: what this event adds beyond its word, task and label."""
-    data = event.data
-    match event.type:
-        case EventType.JOB_FINISHED:
-            parts = [data.get("result"), hms(data.get("elapsed", 0))]
-        case EventType.JOB_FAILED:
-            parts = [data.get("error")]
-        case EventType.CALL_RETRYING:
-            parts = [data.get("reason"), f"in {float(data.get('delay') or 0):.1f}s"]
-        case EventType.STAGE_FINISHED:
-            parts = [f"{data.get('finished', 0)} finished, {data.get('failed', 0)} failed, "
-                     f"{data.get('skipped', 0)} skipped in {hms(data.get('elapsed', 0))}"]
-        case _:
-            parts = []
-    return "  ".join(plain(p) for p in parts if p not in (None, ""))
-
-
-def _was_started(event: Event) -> bool:
-    """Whether a unit's end follows its start: a skip, or a failure in the loop's
-    done() check, comes before any JOB_STARTED."""
-    if event.type is EventType.JOB_SKIPPED:
-        return False
-    return not str(event.data.get("error") or "").startswith("done()")
+def unit_of(event: Event) -> tuple[str, str]:
+    """Which unit an event is about: its kind and key. An event built without a key
+    (by hand, in a test) is known by its label instead."""
+    return event.kind, event.key or event.job
 
 
 @dataclass
@@ -106,7 +96,8 @@ class LiveReporter:
 
     clock: AppClock = field(default_factory=AppClock)
     buffer: int = LOG_BUFFER
-    in_flight: dict[int, InFlight] = field(default_factory=dict)
+    # By (kind, key): a key names one unit of its kind, whatever its label.
+    in_flight: dict[tuple[str, str], InFlight] = field(default_factory=dict)
     counts: dict[str, TaskCounts] = field(default_factory=dict)
     stages: int = 0                  # STAGE_FINISHED seen: the queue is worth re-surveying
     version: int = 0                 # bumped on every event, so readers skip idle redraws
@@ -114,13 +105,9 @@ class LiveReporter:
 
     def __post_init__(self) -> None:
         self._lines: deque[LogLine] = deque(maxlen=self.buffer)
-        # A label can repeat (two postings with one title); keep each one's units in order.
-        self._by_job: dict[tuple[str, str], deque[int]] = {}
-        self._next_id = 0
 
     def reset(self) -> None:
         self.in_flight.clear()
-        self._by_job.clear()
         self.counts.clear()
 
     # --- the reporter --------------------------------------------------------------
@@ -128,47 +115,37 @@ class LiveReporter:
     def emit(self, event: Event) -> None:
         self.version += 1
         kind = event.kind
-        job = (kind, event.job)
-        if event.type is EventType.JOB_STARTED:
-            self._next_id += 1
-            self.in_flight[self._next_id] = InFlight(kind, plain(event.job),
-                                                     self.clock.monotonic())
-            self._by_job.setdefault(job, deque()).append(self._next_id)
-        elif event.type in TERMINAL:
-            if _was_started(event):
-                self._finish(job)
+        if isinstance(event, JobStarted):
+            self.in_flight[unit_of(event)] = InFlight(kind, plain(event.job),
+                                                   self.clock.monotonic())
+        elif isinstance(event, TERMINAL):
+            # A unit skipped, or failed before it started (in the done() check), was
+            # never in flight: popping its key finds nothing.
+            self.in_flight.pop(unit_of(event), None)
             counts = self.counts.setdefault(kind, TaskCounts())
-            if event.type is EventType.JOB_FINISHED:
+            if isinstance(event, JobFinished):
                 counts.finished += 1
-            elif event.type is EventType.JOB_FAILED:
+            elif isinstance(event, JobFailed):
                 counts.failed += 1
             else:
                 counts.skipped += 1
-        elif event.type is EventType.STAGE_FINISHED:
+        elif isinstance(event, StageFinished):
             self.stages += 1
         else:
-            self._update(job, event)
+            self._update(event)
         if event.type in LOGGED:
             if len(self._lines) == self._lines.maxlen:
                 self.dropped += 1
             self._lines.append(LogLine(kind, self.format(event)))
 
-    def _finish(self, job: tuple[str, str]) -> None:
-        ids = self._by_job.get(job)
-        if ids:
-            self.in_flight.pop(ids.popleft(), None)
-            if not ids:
-                del self._by_job[job]
-
-    def _update(self, job: tuple[str, str], event: Event) -> None:
-        ids = self._by_job.get(job)
-        if not ids:
+    def _update(self, event: Event) -> None:
+        unit = self.in_flight.get(unit_of(event))
+        if unit is None:
             return
-        unit = self.in_flight[ids[0]]
-        if event.type is EventType.CALL_FINISHED:
+        if isinstance(event, CallFinished):
             unit.calls += 1
-            unit.input_tokens += int(event.data.get("input_tokens") or 0)
-            unit.output_tokens += int(event.data.get("output_tokens") or 0)
+            unit.input_tokens += event.input_tokens or 0
+            unit.output_tokens += event.output_tokens or 0
             return
         phase = phase_of(event)
         if phase:
@@ -177,12 +154,18 @@ class LiveReporter:
     # --- for the dashboard ---------------------------------------------------------
 
     def format(self, event: Event) -> str:
-        """`HH:MM:SS word  task  label  detail`, one clean line."""
-        word = WORDS.get(event.type, str(event.type))
-        kind = event.kind or str(event.data.get("stage") or "run")
-        text = f"{self.clock.time_of_day(event.time)} {word:<5} {kind:<6} {plain(event.job)}"
-        detail = detail_of(event)
+        """`HH:MM:SS word  task  label  detail`, one clean line; the detail is the event's
+        own (the plain-line reporter's too)."""
+        stage = event.stage if isinstance(event, StageFinished) else None
+        kind = event.kind or stage or "run"
+        text = f"{self.clock.time_of_day(event.time)} {event.word:<5} {kind:<6} {plain(event.job)}"
+        detail = event.detail(plain)
         return f"{text.rstrip()}  {detail}" if detail else text.rstrip()
+
+    @property
+    def has_lines(self) -> bool:
+        """Whether log lines (or a count of dropped ones) wait to be taken."""
+        return bool(self._lines) or self.dropped > 0
 
     def take_lines(self) -> tuple[list[LogLine], int]:
         """The log lines since the last call, and how many were dropped before them."""

@@ -20,7 +20,7 @@ from jobtracker.cli.base import (
     run_options,
 )
 from jobtracker.lease import LeaseHeld
-from jobtracker.workers.events import Event, EventType, Reporter
+from jobtracker.workers.events import Event, Reporter, StageFinished
 from jobtracker.workers.reporters import PlainLineReporter, ascii_line
 from jobtracker.workspace import Workspace
 
@@ -58,16 +58,22 @@ class RunLineReporter(PlainLineReporter):
     single closing summary (`summary_line`), covering every stage."""
 
     def emit(self, event: Event) -> None:
-        if event.type is not EventType.STAGE_FINISHED:
+        if not isinstance(event, StageFinished):
             super().emit(event)
 
 
 def summary_line(result: runner.RunResult) -> str:
-    """The closing line of a run, in the plain-line reporter's format."""
+    """The closing line of a run, in the plain-line reporter's format; it repeats what
+    stopped reporting during the run (events.jsonl on a full disk, say), since that was
+    said only once, on stderr, as it happened."""
     counts = result.counts
-    event = Event(EventType.STAGE_FINISHED, data={
-        "stage": "run", **counts, "elapsed": result.elapsed}, time=datetime.now(UTC))
-    return PlainLineReporter.format(event)
+    event = StageFinished(stage="run", finished=counts["finished"], failed=counts["failed"],
+                          skipped=counts["skipped"], elapsed=result.elapsed,
+                          time=datetime.now(UTC))
+    line = PlainLineReporter.format(event)
+    if result.reporter_errors:
+        line += ascii_line("  " + "; ".join(result.reporter_errors))
+    return line
 
 
 async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions,

@@ -51,6 +51,7 @@ class RunResult:
     worked: list[str] = field(default_factory=list)          # tasks that had units submitted
     elapsed: float = 0.0
     run_dir: Path | None = None
+    reporter_errors: list[str] = field(default_factory=list)   # reporters that stopped, why
 
     @property
     def exit_code(self) -> int:
@@ -231,4 +232,5 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                     result.counts = {k: counts[k] for k in ("finished", "failed", "skipped")}
                     result.worked = run.worked
                     result.elapsed = (now() - started).total_seconds()
+                    result.reporter_errors = run.loop.reporter_error_lines
     return result

@@ -71,4 +71,5 @@ class Outcome:
     status: Status
     elapsed: float                 # seconds from admission to the end
     error: str | None = None       # one line, for FAILED
+    phase: str | None = None       # for FAILED: the step that raised ("done", "run", "follow_ups")
     result: str | None = None      # run()'s label, for FINISHED

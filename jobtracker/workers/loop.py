@@ -3,25 +3,56 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import sys
 import time
 from collections import deque
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from itertools import count
 from typing import Any
 
-from jobtracker.workers.events import Event, EventType, Reporter, set_current_job
+from jobtracker.workers.events import (
+    Event,
+    JobFailed,
+    JobFinished,
+    JobSkipped,
+    JobStarted,
+    Reporter,
+    StageFinished,
+    set_current_job,
+)
 from jobtracker.workers.job import Handler, Job, Outcome, Status
 
 _REASON_MAX = 200  # a failure reason is one short line, for a terminal and a metric-free log
 
 
 def _reason(exc: BaseException, phase: str) -> str:
-    """One short line naming the error, and the phase when it was not run()."""
+    """One short line naming the error, and the step when it was not run()."""
     text = " ".join(str(exc).split())
     reason = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
     if phase != "run":
-        reason = f"{phase}: {reason}"
+        reason = f"{phase}(): {reason}"
     return reason[:_REASON_MAX]
+
+
+def reporter_name(reporter: Reporter) -> str:
+    """What a reporter is called in a message: its `name` if it has one, else its class."""
+    return str(getattr(reporter, "name", "") or type(reporter).__name__)
+
+
+def describe_reporter_error(reporter: Reporter, exc: Exception) -> str:
+    """One line saying which reporter stopped and why."""
+    text = " ".join(str(exc).split())
+    why = f"{type(exc).__name__}: {text}" if text else type(exc).__name__
+    return f"events to {reporter_name(reporter)} stopped ({why})"
+
+
+def say_on_stderr(reporter: Reporter, exc: Exception) -> None:
+    """The default for a reporter that fails: one line on stderr, looked up now (so a
+    redirect or a test's capture made after the loop was built still gets it)."""
+    with contextlib.suppress(OSError):   # stderr itself gone: nowhere left to say it
+        print(f"jobtracker: {describe_reporter_error(reporter, exc)}; the run goes on",
+              file=sys.stderr, flush=True)
 
 
 def _being_cancelled() -> bool:
@@ -46,12 +77,17 @@ class JobLoop:
             kind. A kind not listed has priority 0.
         reporters: where every event goes, in this order.
         stage: a name carried by the closing STAGE_FINISHED event.
+        on_reporter_error: told once about each reporter that raises (it is then
+            dropped); by default a line on stderr, so a full disk never silently
+            stops events.jsonl.
     """
 
     def __init__(self, handlers: Mapping[str, Handler[Any]], *, concurrency: int | None,
                  caps: Mapping[str, int | None] | None = None,
                  priorities: Mapping[str, int] | None = None,
-                 reporters: Iterable[Reporter] = (), stage: str = "") -> None:
+                 reporters: Iterable[Reporter] = (), stage: str = "",
+                 on_reporter_error: Callable[[Reporter, Exception], None] | None = say_on_stderr,
+                 ) -> None:
         self._handlers = dict(handlers)
         self._limit = concurrency or 0
         self._caps = {kind: cap for kind, cap in (caps or {}).items() if cap}
@@ -73,8 +109,10 @@ class JobLoop:
         self._stopped = False
         self._idle = asyncio.Event()
         # Reporters that raised, with the error; each is dropped at its first
-        # failure (a closed pipe or a full disk fails the same way every time).
+        # failure (a closed pipe or a full disk fails the same way every time),
+        # so each is said once.
         self.reporter_errors: list[tuple[Reporter, Exception]] = []
+        self._on_reporter_error = on_reporter_error
 
     # --- feeding and controlling --------------------------------------------
 
@@ -126,6 +164,11 @@ class JobLoop:
                 "running": len(self._running),
                 "waiting": sum(len(q) for q in self._queues.values())}
 
+    @property
+    def reporter_error_lines(self) -> list[str]:
+        """One line per reporter that stopped, saying which and why."""
+        return [describe_reporter_error(r, e) for r, e in self.reporter_errors]
+
     # --- running ------------------------------------------------------------
 
     async def run(self) -> list[Outcome]:
@@ -154,9 +197,11 @@ class JobLoop:
             self._stopped = True
             raise
         finally:
-            self._emit(Event(EventType.STAGE_FINISHED, data={
-                "stage": self.stage, **self.counts,
-                "elapsed": round(time.monotonic() - started, 3)}))
+            counts = self.counts
+            self._emit(StageFinished(
+                stage=self.stage, finished=counts["finished"], failed=counts["failed"],
+                skipped=counts["skipped"], running=counts["running"],
+                waiting=counts["waiting"], elapsed=round(time.monotonic() - started, 3)))
         return self._outcomes[first:]
 
     def _admit(self) -> None:
@@ -197,7 +242,7 @@ class JobLoop:
     async def _run_one(self, job: Job) -> None:
         """One job in its own task: one outcome, then its follow-ups are queued."""
         # In this task's own context, so report() inside the handler is this job's.
-        set_current_job(self._emit, job.label, job.kind)
+        set_current_job(self._emit, job.label, job.kind, job.key)
         outcome: Outcome | None = None
         follow_ups: list[Job] = []
         try:
@@ -219,17 +264,18 @@ class JobLoop:
         """Ask the handler; any error from any of its steps is this job's failure."""
         handler = self._handlers[job.kind]
         started = time.monotonic()
-        phase = "done()"
+        phase = "done"
         result: str | None = None
         try:
             if await handler.done(job):
                 status = Status.SKIPPED
             else:
                 phase = "run"
-                self._emit_job(EventType.JOB_STARTED, job, {})
+                if self._reporters:  # no event objects at all when nobody listens
+                    self._emit(JobStarted(job=job.label, kind=job.kind, key=job.key))
                 result = await handler.run(job)
                 status = Status.FINISHED
-            phase = "follow_ups()"
+            phase = "follow_ups"
             follow_ups = list(await handler.follow_ups(job, result))
             unknown = {f.kind for f in follow_ups} - self._handlers.keys()
             if unknown:
@@ -238,40 +284,43 @@ class JobLoop:
             if _being_cancelled():
                 raise
             # A CancelledError nobody asked for (an inner task's) is a plain failure.
-            return self._failed(job, started, _reason(exc, phase)), []
+            return self._failed(job, started, exc, phase), []
         except Exception as exc:
-            return self._failed(job, started, _reason(exc, phase)), []
+            return self._failed(job, started, exc, phase), []
         elapsed = time.monotonic() - started
         return Outcome(job, status, elapsed, result=result), follow_ups
 
-    def _failed(self, job: Job, started: float, reason: str) -> Outcome:
-        return Outcome(job, Status.FAILED, time.monotonic() - started, error=reason)
+    def _failed(self, job: Job, started: float, exc: BaseException, phase: str) -> Outcome:
+        return Outcome(job, Status.FAILED, time.monotonic() - started,
+                       error=_reason(exc, phase), phase=phase)
 
     def _record(self, outcome: Outcome) -> None:
         self._outcomes.append(outcome)
         self._counts[outcome.status] += 1
-        elapsed = round(outcome.elapsed, 3)
+        if not self._reporters:   # no event objects at all when nobody listens
+            return
+        job, elapsed = outcome.job, round(outcome.elapsed, 3)
+        event: Event
         if outcome.status is Status.FINISHED:
-            data = {"elapsed": elapsed, "result": outcome.result}
-            self._emit_job(EventType.JOB_FINISHED, outcome.job, data)
+            event = JobFinished(job=job.label, kind=job.kind, key=job.key,
+                                result=outcome.result, elapsed=elapsed)
         elif outcome.status is Status.FAILED:
-            data = {"elapsed": elapsed, "error": outcome.error}
-            self._emit_job(EventType.JOB_FAILED, outcome.job, data)
+            event = JobFailed(job=job.label, kind=job.kind, key=job.key, error=outcome.error,
+                              elapsed=elapsed, phase=outcome.phase)
         else:
-            self._emit_job(EventType.JOB_SKIPPED, outcome.job, {"elapsed": elapsed})
+            event = JobSkipped(job=job.label, kind=job.kind, key=job.key, elapsed=elapsed)
+        self._emit(event)
 
     # --- events -------------------------------------------------------------
 
-    def _emit_job(self, type: EventType, job: Job, data: dict[str, Any]) -> None:
-        if self._reporters:  # no event objects at all when nobody listens
-            self._emit(Event(type, job.label, job.kind, data))
-
     def _emit(self, event: Event) -> None:
-        """Hand an event to every reporter. A reporter that raises is dropped and
-        recorded; it never stops the loop or another reporter."""
+        """Hand an event to every reporter. A reporter that raises is dropped, recorded
+        and said once; it never stops the loop or another reporter."""
         for reporter in list(self._reporters):
             try:
                 reporter.emit(event)
             except Exception as exc:
                 self._reporters.remove(reporter)
                 self.reporter_errors.append((reporter, exc))
+                if self._on_reporter_error is not None:
+                    self._on_reporter_error(reporter, exc)

@@ -9,16 +9,18 @@ than grow or block.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 import sys
 import unicodedata
 from collections import deque
-from datetime import timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from jobtracker.workers.events import VERBOSE_ONLY, WORDS, Event, EventType
+from jobtracker.workers.events import Event, hms
+
+__all__ = ["EventsFileReporter", "PlainLineReporter", "QueueReporter", "ascii_line", "hms"]
 
 # Punctuation that NFKD leaves non-ASCII but has an obvious ASCII reading.
 _ASCII_PUNCTUATION = str.maketrans({
@@ -43,40 +45,6 @@ def ascii_line(text: str) -> str:
     return text.encode("ascii", "replace").decode("ascii")
 
 
-def hms(seconds: float) -> str:
-    """A duration as H:MM:SS, whole seconds."""
-    return str(timedelta(seconds=round(seconds)))
-
-
-def _detail(event: Event) -> str:
-    """The end of a line: what this event adds beyond its word, kind and label."""
-    data = event.data
-    match event.type:
-        case EventType.JOB_FINISHED:
-            parts = [data.get("result"), hms(data.get("elapsed", 0))]
-        case EventType.JOB_FAILED:
-            parts = [data.get("error")]
-        case EventType.JOB_PROGRESS:
-            parts = [data.get("phase")]
-        case EventType.CALL_RETRYING:
-            parts = [data.get("reason"), f"attempt {data.get('attempt', '?')}"
-                     f"/{data.get('attempts', '?')}", f"in {data.get('delay', 0):.1f}s"]
-        case EventType.CALL_FINISHED:
-            parts = [data.get("model"), f"{data.get('input_tokens', '?')} in"
-                     f" / {data.get('output_tokens', '?')} out",
-                     hms(data.get("seconds", 0))]
-        case EventType.STAGE_FINISHED:
-            parts = [f"{data.get('finished', 0)} finished, {data.get('failed', 0)} failed, "
-                     f"{data.get('skipped', 0)} skipped in {hms(data.get('elapsed', 0))}"]
-            if data.get("waiting"):
-                parts.append(f"{data['waiting']} not started")
-        case EventType.JOB_STARTED | EventType.JOB_SKIPPED:
-            parts = []
-        case _:
-            parts = [f"{k}={v}" for k, v in data.items()]
-    return "  ".join(str(p) for p in parts if p not in (None, ""))
-
-
 class PlainLineReporter:
     """One flushed line per event, for a terminal, a pipe or a timer's log.
 
@@ -93,16 +61,15 @@ class PlainLineReporter:
         self.verbose = verbose
 
     def emit(self, event: Event) -> None:
-        if event.type in VERBOSE_ONLY and not self.verbose:
+        if event.verbose_only and not self.verbose:
             return
         print(self.format(event), file=self.stream, flush=True)
 
     @staticmethod
     def format(event: Event) -> str:
         clock = event.time.astimezone().strftime("%H:%M:%S")
-        word = WORDS.get(event.type, str(event.type))
-        kind = event.kind or str(event.data.get("stage", ""))
-        fields = [f"{clock} {word:<5}", f"{kind:<6}", event.job, _detail(event)]
+        kind = event.kind or str(getattr(event, "stage", None) or "")
+        fields = [f"{clock} {event.word:<5}", f"{kind:<6}", event.job, event.detail()]
         return ascii_line("  ".join(f for f in fields if f).rstrip())
 
 
@@ -127,26 +94,42 @@ def _redact(value: Any) -> Any:
 class EventsFileReporter:
     """Appends each event to a JSON-lines file (a run's events.jsonl), flushed per line.
 
-    One object per line: time (ISO 8601 UTC), type, job, kind, data. It writes
-    only what the event carries; callers must not put secrets in event data (keys
-    that name one, and bearer tokens, are redacted anyway). JSON is written
-    ASCII-escaped, so `cat` on the file can never replay a control sequence.
+    One object per line: time (ISO 8601 UTC), type, job (the unit's label), kind,
+    data (the unit's key is `data.key`). It writes only what the event carries;
+    callers must not put secrets in event data (keys that name one, and bearer
+    tokens, are redacted anyway). JSON is written ASCII-escaped, so `cat` on the
+    file can never replay a control sequence.
+
+    A write that fails (a full disk) raises out of `emit()`, so the loop drops this
+    reporter and says so; `close()` then discards what could not be written.
     """
 
     def __init__(self, path: Path | str) -> None:
         self.path = Path(path)
+        self.name = str(self.path)       # how messages about this reporter name it
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._file = self.path.open("a", encoding="utf-8")
+        self._failed = False
 
     def emit(self, event: Event) -> None:
         raw = event.to_json()
         line = {"time": raw["time"], "type": raw["type"], "job": raw["job"],
                 "kind": raw["kind"], "data": _redact(raw["data"])}
-        self._file.write(json.dumps(line, default=str) + "\n")
-        self._file.flush()
+        try:
+            self._file.write(json.dumps(line, default=str) + "\n")
+            self._file.flush()
+        except OSError:
+            self._failed = True
+            raise
 
     def close(self) -> None:
-        self._file.close()
+        if not self._failed:
+            self._file.close()
+            return
+        # The failed line is still buffered, and closing flushes it again: that error
+        # was already reported, so it is not raised a second time.
+        with contextlib.suppress(OSError):
+            self._file.close()
 
     def __enter__(self) -> EventsFileReporter:
         return self

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 from textual import events  # noqa: E402
 
 from jobtracker import runner  # noqa: E402
-from jobtracker.workers.events import Event, EventType  # noqa: E402
+from jobtracker.workers.events import JobFinished, JobProgress, JobStarted  # noqa: E402
 from jobtracker.workers.reporters import PlainLineReporter  # noqa: E402
 from tests.servers.model import ModelServer  # noqa: E402
 from tests.tui.fixtures import make_workspace, seed_postings  # noqa: E402
@@ -87,10 +87,11 @@ async def flood(app: JobtrackerApp, rate: int, seconds: float) -> None:
         for _ in range(batch // 3 + 1):
             kind = kinds[n % 2]
             label = f"Company {n} — Engineer {n}"
-            app.live.emit(Event(EventType.JOB_STARTED, label, kind))
-            app.live.emit(Event(EventType.JOB_PROGRESS, label, kind, {"phase": "asking"}))
-            app.live.emit(Event(EventType.JOB_FINISHED, label, kind,
-                                {"result": "senior", "elapsed": 0.02}))
+            key = f"p{n}:h"
+            app.live.emit(JobStarted(job=label, kind=kind, key=key))
+            app.live.emit(JobProgress(job=label, kind=kind, key=key, phase="asking"))
+            app.live.emit(JobFinished(job=label, kind=kind, key=key, result="senior",
+                                      elapsed=0.02))
             n += 1
         await asyncio.sleep(0.01)
 

@@ -212,7 +212,7 @@ async def test_retries_show_in_flight_and_in_the_log(tmp_path: Path) -> None:
                                               for u in app.live.in_flight.values()))
             assert "retry 2/2 429" in screen_text(app)
             await wait_for(pilot, lambda: app.phase is Phase.IDLE)
-            assert "retry level  Acme — Engineer 1  429  in 1.0s" in screen_text(app)
+            assert "retry level  Acme — Engineer 1  429  attempt 1/2  in 1.0s" in screen_text(app)
     assert readings(ws) == 1
 
 
@@ -247,3 +247,26 @@ async def test_f_filters_the_log_by_task(tmp_path: Path) -> None:
             await pilot.pause(0.1)
             text = screen_text(app)
             assert "done  level" in text and "done  judge" in text
+
+
+async def test_a_full_disk_under_events_jsonl_is_a_notice_said_once(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import jobtracker.run.run
+
+    with ModelServer(answer=senior, latency=0.1) as srv:
+        ws = make_workspace(tmp_path, srv.url)
+        seed_postings(ws.db, 12)
+        monkeypatch.setattr(jobtracker.run.run, "run_id", lambda now=None: "full")
+        (ws.runs / "full").mkdir(parents=True)
+        (ws.runs / "full" / "events.jsonl").symlink_to("/dev/full")   # writes fail: ENOSPC
+        app = app_for(ws)
+        told: list[str] = []
+        monkeypatch.setattr(app, "notify", lambda message, **kw: told.append(message))
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("r")
+            await wait_for(pilot, lambda: app.last_result is not None)
+            assert readings(ws) == 12, "the run went on"
+            problem = "events.jsonl stopped (OSError: [Errno 28] No space left on device)"
+            assert len(told) == 1 and told[0].endswith(problem)
+            assert app.notice.endswith(problem)
+            assert "No space left on device" in screen_text(app)

@@ -20,7 +20,7 @@ from textual.widgets import Footer, Static
 
 from jobtracker.runner import TaskState
 from tui.data import waiting_count
-from tui.literal import block
+from tui.literal import block, plain
 from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
 from tui.widgets.eventlog import EventLog
 from tui.widgets.header import HeaderLine
@@ -31,7 +31,13 @@ from tui.widgets.queue import QueueTable
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
 
-REFRESH = 0.2          # seconds between reads of the live state
+# Seconds between reads of the live state. Every refresh during a run repaints from
+# the queue down to the progress line (Textual composes the box around all the
+# changed widgets), so this rate is most of what the UI costs a run.
+REFRESH = 0.25
+# Refreshes between writes to the event log during a run: new lines scroll the
+# whole log, the biggest repaint of all, and twice a second reads as well.
+LOG_EVERY = 2
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
@@ -61,6 +67,7 @@ class DashboardScreen(Screen[None]):
         super().__init__()
         self._seen_version = -1
         self._seen_stages = 0
+        self._reporter_errors_said = 0
         self._ticks = 0
         self._waiting = 0
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
@@ -103,7 +110,8 @@ class DashboardScreen(Screen[None]):
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
         self._waiting = await waiting_count(self.app.db)
-        self._show_progress()
+        if not self.app.running:   # during a run, the next refresh shows it: no extra frame
+            self._show_progress()
 
     @on(QueueSurveyed)
     def _surveyed(self, message: QueueSurveyed) -> None:
@@ -155,13 +163,14 @@ class DashboardScreen(Screen[None]):
         self._ticks += 1
         if app.running and self._ticks % WAITING_EVERY == 0:
             self.refresh_waiting()
-        if live.version == self._seen_version and not units:
+        log_due = not app.running or self._ticks % LOG_EVERY == 0
+        if live.version == self._seen_version and not units and not (
+                log_due and live.has_lines):
             return
         self._seen_version = live.version
         with app.batch_update():
-            lines, dropped = live.take_lines()
-            if lines or dropped:
-                self.query_one(EventLog).add(lines, dropped)
+            if log_due and live.has_lines:
+                self.query_one(EventLog).add(*live.take_lines())
             self.query_one(InFlightTable).show(units, app.clock.monotonic())
             self._title_in_flight(len(units))
             self._show_queue()
@@ -169,6 +178,20 @@ class DashboardScreen(Screen[None]):
         if live.stages != self._seen_stages:
             self._seen_stages = live.stages
             self.refresh_queue()
+        self._say_reporter_errors()
+
+    def _say_reporter_errors(self) -> None:
+        """A reporter that stopped mid-run (events.jsonl on a full disk) is said once, as a
+        notification, when it happens; the run's closing notice repeats it."""
+        run = self.app.live_run
+        if run is None:
+            self._reporter_errors_said = 0
+            return
+        lines = run.loop.reporter_error_lines
+        for line in lines[self._reporter_errors_said:]:
+            self.notify(plain(line), title="Events", severity="warning", markup=False,
+                        timeout=10)
+        self._reporter_errors_said = len(lines)
 
     def _title_in_flight(self, count: int) -> None:
         waiting = self.app.live_run.loop.counts["waiting"] if self.app.live_run else 0

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Iterable
 
+from rich.cells import cell_len
+from textual.geometry import Size
 from textual.widgets import Log
 
 from tui.live import LogLine
@@ -37,6 +39,49 @@ class EventLog(Log):
     def note(self, text: str) -> None:
         """A line from the app itself (a refused lease, no model), never filtered out."""
         self.add([LogLine("", text)])
+
+    def write_lines(self, lines: Iterable[str], scroll_end: bool | None = None) -> EventLog:
+        """`Log.write_lines`, made cheap for a log that is always full during a run.
+
+        Textual's version, once `max_lines` is reached, sets the virtual size to zero
+        and back on every write (a relayout of the whole screen each refresh) and
+        starts a thread to measure the new lines' width. Here the oldest lines are
+        dropped in place, the width is measured inline (a few short lines), and the
+        virtual size is set only when it really changes, so a full log scrolls its
+        lines without any layout. (Textual is pinned; tests/tui cover this widget.)
+        """
+        at_end = self.is_vertical_scroll_end
+        auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
+        new_lines = [part for line in lines for part in line.splitlines()]
+        if not new_lines:
+            return self
+        self._lines.extend(new_lines)
+        excess = len(self._lines) - (self.max_lines or len(self._lines))
+        if excess > 0:
+            del self._lines[:excess]
+            # Cached strips are keyed by line number: renumber the ones still shown.
+            cache = self._render_line_cache
+            numbers = list(cache.keys())   # an LRUCache: not iterable itself
+            kept = {y - excess: cache[y] for y in numbers if y >= excess}
+            cache.clear()
+            for y, strip in kept.items():
+                cache[y] = strip
+        self._updates += 1   # any width measurement still in flight is out of date
+        widest = max(cell_len(self._process_line(line)) for line in new_lines)
+        self._width = max(self._width, widest)
+        size = Size(self._width, len(self._lines))
+        if size != self.virtual_size:
+            if self.styles.overflow_x == "scroll" and self.styles.overflow_y == "scroll":
+                # The scrollbars always show, so a longer log changes only their
+                # thumbs: update those, and spare the screen a relayout.
+                self.set_reactive(Log.virtual_size, size)
+                self._scroll_update(size)
+            else:
+                self.virtual_size = size
+        if auto_scroll and at_end and not self.is_vertical_scrollbar_grabbed:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
+        self.refresh()
+        return self
 
     def set_filter(self, only: str | None) -> None:
         self.only = only

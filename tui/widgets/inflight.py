@@ -8,18 +8,17 @@ from rich.text import Text
 from textual.widget import Widget
 
 from tui.clock import elapsed
-from tui.literal import line
+from tui.literal import plain
 from tui.live import InFlight
-from tui.widgets.rows import Justify, row
+from tui.widgets.rows import Cell, row
 
 WIDE = 70   # width from which token counts get a column
 
 PHASE_STYLES = {"asking": "cyan", "applying": "green", "waiting": "dim"}
 
 
-def phase_text(phase: str) -> Text:
-    style = "yellow" if "retry" in phase else PHASE_STYLES.get(phase.strip(), "")
-    return Text(phase, style=style)
+def phase_style(phase: str) -> str:
+    return "yellow" if "retry" in phase else PHASE_STYLES.get(phase.strip(), "")
 
 
 class InFlightTable(Widget):
@@ -58,11 +57,13 @@ class InFlightTable(Widget):
         lines = []
         for unit in self.units:
             phase = unit.phase if wide else unit.phase.replace(" after ", " ")
-            cells: list[tuple[Text, int, Justify]] = [
-                (Text(unit.kind, style="bold"), kind, "left"), (line(unit.label), label, "left"),
-                (Text(elapsed(self.now - unit.started)), 5, "right"),
-                (phase_text(phase), doing, "left")]
+            # Labels were cleaned by the LiveReporter; plain() cleans again,
+            # cheaply, so nothing that reaches this pane can carry a control sequence.
+            cells: list[Cell] = [
+                (unit.kind, "bold", kind, "left"), (plain(unit.label), "", label, "left"),
+                (elapsed(self.now - unit.started), "", 5, "right"),
+                (phase, phase_style(phase), doing, "left")]
             if wide:
-                cells.append((Text(unit.tokens, style="dim"), tokens, "right"))
+                cells.append((unit.tokens, "dim", tokens, "right"))
             lines.append(row(cells))
         return Text("\n").join(lines)

@@ -8,21 +8,26 @@ from rich.text import Text
 from textual.widget import Widget
 
 from jobtracker.runner import TaskState
+from tui.literal import plain
 from tui.live import TaskCounts
-from tui.widgets.rows import Justify, row
+from tui.widgets.rows import Cell, row
 
 WIDE = 60   # width from which set-aside, done and failed get columns of their own
 
 
-def state_text(state: TaskState, wide: bool) -> Text:
-    """N pending / nothing to do / unavailable — reason (set aside folded in when narrow)."""
+def state_cells(state: TaskState, wide: bool, width: int) -> list[Cell]:
+    """N pending / nothing to do / unavailable — reason, in `width` cells (set aside
+    folded in, in its own colour, when narrow)."""
     if state.reason is not None:
-        return Text(f"unavailable — {state.reason}", style="dim")
-    text = Text(f"{state.pending:,} pending" if state.pending else "nothing to do",
-                style="" if state.pending else "dim")
-    if state.set_aside and not wide:
-        text.append(f", {state.set_aside:,} aside", style="yellow")
-    return text
+        return [(plain(f"unavailable — {state.reason}"), "dim", width, "left")]
+    text = f"{state.pending:,} pending" if state.pending else "nothing to do"
+    style = "" if state.pending else "dim"
+    if not state.set_aside or wide:
+        return [(text, style, width, "left")]
+    head = f"{text},"
+    aside = f"{state.set_aside:,} aside"
+    room = min(len(head), width)
+    return [(head, style, room, "left"), (aside, "yellow", max(width - room - 1, 0), "left")]
 
 
 class QueueTable(Widget):
@@ -58,24 +63,21 @@ class QueueTable(Widget):
         tail = 5 + 5 + 6 + 3 if wide else 0        # three more columns and their gaps
         state_width = max(width - 3 - name - tail - 2, 8)
         dim = "dim"
-        header: list[tuple[Text, int, Justify]] = [
-            (Text("pri", style=dim), 3, "right"), (Text("task", style=dim), name, "left"),
-            (Text("queue", style=dim), state_width, "left")]
+        header: list[Cell] = [("pri", dim, 3, "right"), ("task", dim, name, "left"),
+                              ("queue", dim, state_width, "left")]
         if wide:
-            header += [(Text("aside", style=dim), 5, "right"), (Text("done", style=dim), 5,
-                                                                 "right"),
-                       (Text("failed", style=dim), 6, "right")]
+            header += [("aside", dim, 5, "right"), ("done", dim, 5, "right"),
+                       ("failed", dim, 6, "right")]
         lines = [row(header)]
         for state in self.states:
-            cells: list[tuple[Text, int, Justify]] = [
-                (Text(str(state.priority)), 3, "right"),
-                (Text(state.name, style="bold"), name, "left"),
-                (state_text(state, wide), state_width, "left")]
+            cells: list[Cell] = [(str(state.priority), "", 3, "right"),
+                                 (state.name, "bold", name, "left"),
+                                 *state_cells(state, wide, state_width)]
             if wide:
                 done, failed = self.counts.get(state.name, (0, 0))
-                cells += [(Text(f"{state.set_aside:,}" if state.set_aside else "",
-                                style="yellow"), 5, "right"),
-                          (Text(f"{done:,}"), 5, "right"),
-                          (Text(f"{failed:,}" if failed else "", style="red"), 6, "right")]
+                cells += [(f"{state.set_aside:,}" if state.set_aside else "", "yellow", 5,
+                           "right"),
+                          (f"{done:,}", "", 5, "right"),
+                          (f"{failed:,}" if failed else "", "red", 6, "right")]
             lines.append(row(cells))
         return Text("\n").join(lines)

@@ -435,3 +435,42 @@ async def test_run_with_nothing_submitted_returns_at_once() -> None:
     loop = make_loop(Recorder(), reporters=[events])
     assert await asyncio.wait_for(loop.run(), 1) == []
     assert [e.type for e in events.events] == [EventType.STAGE_FINISHED]
+
+
+async def test_a_reporter_that_raises_is_said_once_on_stderr_with_the_reason(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    class Full:
+        name = "runs/r1/events.jsonl"
+
+        def emit(self, event: Event) -> None:
+            raise OSError(28, "No space left on device")
+
+    loop = make_loop(Recorder(), reporters=[Full(), Collect()])
+    for i in range(20):
+        loop.submit(Step("level", f"k{i}"))
+
+    await loop.run()
+
+    err = capsys.readouterr().err.splitlines()
+    assert err == ["jobtracker: events to runs/r1/events.jsonl stopped "
+                   "(OSError: [Errno 28] No space left on device); the run goes on"]
+    assert loop.reporter_error_lines == [
+        "events to runs/r1/events.jsonl stopped (OSError: [Errno 28] No space left on device)"]
+
+
+async def test_each_failing_reporter_is_said_once_and_a_caller_may_say_it_elsewhere() -> None:
+    class Broken:
+        def emit(self, event: Event) -> None:
+            raise BrokenPipeError("stdout closed")
+
+    told: list[str] = []
+    loop = make_loop(Recorder(), reporters=[Broken(), Broken()],
+                     on_reporter_error=lambda reporter, exc: told.append(str(exc)))
+    loop.submit(Step("level", "a"))
+    loop.submit(Step("level", "b"))
+
+    await loop.run()
+
+    assert told == ["stdout closed", "stdout closed"]
+    assert loop.reporter_error_lines == ["events to Broken stopped (BrokenPipeError: stdout "
+                                         "closed)"] * 2

@@ -10,6 +10,7 @@ import re
 from datetime import UTC, datetime
 from pathlib import Path
 
+import pytest
 from workers_fakes import Recorder, Step
 
 from jobtracker.workers.events import Event, EventType
@@ -215,3 +216,14 @@ async def slow_consumer(buffer: QueueReporter, seen: list[Event]) -> None:
     while True:
         seen.extend(await buffer.next_batch(limit=10))
         await asyncio.sleep(0.01)
+
+
+def test_events_file_on_a_full_disk_raises_from_emit_and_closes_quietly(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    path.symlink_to("/dev/full")     # every write fails with ENOSPC, as a full disk does
+    reporter = EventsFileReporter(path)
+    assert reporter.name == str(path)
+    with pytest.raises(OSError) as raised:
+        reporter.emit(event(EventType.JOB_STARTED))
+    assert raised.value.errno == 28
+    reporter.close()   # the unwritten line was already reported: closing does not raise again
