@@ -34,7 +34,7 @@ def cmd_init(args: argparse.Namespace, ws: Workspace) -> int:
 
 @command("check", "validate every file in the workspace and open the database")
 def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
-    ws.config()
+    config = ws.config()
     ws.profile()
     ws.sources()
     ws.plugins()
@@ -52,4 +52,12 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     print(f"{ws.home}: configuration ok; database ok "
           f"(integrity ok, all {len(store.expected_tables())} tables)")
+    if config.imap is not None:     # the account's login, tested (it changes nothing)
+        from jobtracker.imap import ImapError, check_login
+
+        try:
+            print(check_login(config.imap))
+        except ImapError as exc:
+            print(f"jobtracker: imap: {config.imap.account}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     return EXIT_OK
