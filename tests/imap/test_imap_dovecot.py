@@ -10,7 +10,6 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from conftest import NOW, Wire, account, message
 
 from jobtracker.config import Config, Profile
 from jobtracker.imap import ALLOWED, NEVER_SENT, ImapError, check_login, sync_imap
@@ -18,6 +17,7 @@ from jobtracker.mail import sync_maildir
 from jobtracker.tasks import Context
 from jobtracker.tasks.inbox import InboxTask
 from tests.conftest import run_cli
+from tests.imap.conftest import NOW, Wire, account, message
 from tests.servers.dovecot import PASSWORD, Dovecot
 
 

@@ -10,7 +10,6 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
-from conftest import NOW, account, message
 
 from jobtracker.config import Config, ConfigError, Profile, load_config
 from jobtracker.imap import FETCH_BYTES, ImapError, sync_imap
@@ -19,6 +18,7 @@ from jobtracker.imap.password import needs_shell, run_password_command
 from jobtracker.imap.session import Session
 from jobtracker.tasks import Context, ordered
 from jobtracker.tasks.inbox import InboxTask
+from tests.imap.conftest import NOW, account, message
 from tests.servers.imap_faults import HUGE, FaultImap
 
 
