@@ -167,6 +167,7 @@ class Config:
     llm: LLMConfig = field(default_factory=LLMConfig)
     concurrency: int = DEFAULT_CONCURRENCY
     maildir: Path | None = None
+    imap: ImapConfig | None = None
     tailor_threshold: float = 0.5
     fetch_deadline: float = DEFAULT_FETCH_DEADLINE
     min_accuracy: float = DEFAULT_MIN_ACCURACY     # model_check.min_accuracy
@@ -180,7 +181,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     names = tuple(task.name for task in tasks)
     doc = load(path)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch",
-                                             "model_check"))
+                                             "model_check", "imap"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -229,6 +230,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
                                "deadline", minimum=1, maximum=MAX_FETCH_DEADLINE),
         min_accuracy=_number(doc, model_check.get("min_accuracy", DEFAULT_MIN_ACCURACY),
                              "model_check", "min_accuracy", maximum=1),
+        imap=_load_imap(doc, top.get("imap")),
         path=path,
     )
 
@@ -339,8 +341,73 @@ def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool
     return enabled
 
 
+
+# --- config.yaml: imap --------------------------------------------------------------
+
+LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
+
+
+@dataclass(frozen=True)
+class ImapConfig:
+    """An IMAP account read-only (docs/mail.md). The password is never stored here:
+    only how to get it (`password_command` or `password_env`)."""
+
+    host: str
+    user: str
+    port: int = 993
+    password_command: str | None = None
+    password_env: str | None = None
+    folders: tuple[str, ...] = ("INBOX",)
+    tls: bool | str = True          # True (implicit TLS) | "starttls" | False (loopback only)
+
+    @property
+    def account(self) -> str:
+        """The account's name in the database and in messages: user@host:port."""
+        return f"{self.user}@{self.host}:{self.port}"
+
+
+def _load_imap(doc: Document, value: Any) -> ImapConfig | None:
+    if value is None:
+        return None
+    raw = _mapping(doc, value, "imap", allowed=(
+        "host", "port", "user", "password_command", "password_env", "folders", "tls"))
+    for key in ("host", "user"):
+        if raw.get(key) is None:
+            raise doc.error("is required", "imap", key)
+    sources = [key for key in ("password_command", "password_env") if raw.get(key) is not None]
+    if len(sources) != 1:
+        raise doc.error("give exactly one of password_command and password_env", "imap")
+    tls = raw.get("tls", True)
+    if tls not in (True, False, "starttls"):
+        raise doc.error("must be true, starttls or false", "imap", "tls")
+    host = _str(doc, raw["host"], "imap", "host").strip()
+    if tls is False and host not in LOOPBACK_HOSTS:
+        # A password in clear text over a network is never sent.
+        raise doc.error("tls: false is only for a server on this machine "
+                        f"({', '.join(LOOPBACK_HOSTS)})", "imap", "tls")
+    folders = raw.get("folders", ["INBOX"])
+    if not isinstance(folders, list) or not folders:
+        raise doc.error("must be a non-empty list of folder names", "imap", "folders")
+    for index, folder in enumerate(folders):
+        # Folder names are case-sensitive (INBOX aside) and sent as a quoted string.
+        if not isinstance(folder, str) or not folder.strip() or not folder.isascii() \
+                or not folder.isprintable():
+            raise doc.error("must be a folder name in printable ASCII (IMAP's modified "
+                            "UTF-7 form for other names)", "imap", "folders", index)
+    port = _int(doc, raw.get("port", 993 if tls is True else 143), "imap", "port")
+    if port > 65535:
+        raise doc.error("must be a port number (1-65535)", "imap", "port")
+    return ImapConfig(
+        host=host, user=_str(doc, raw["user"], "imap", "user"), port=port,
+        password_command=_str(doc, raw["password_command"], "imap", "password_command")
+        if raw.get("password_command") is not None else None,
+        password_env=_str(doc, raw["password_env"], "imap", "password_env")
+        if raw.get("password_env") is not None else None,
+        folders=tuple(folders), tls=tls)
+
+
 __all__ = [
-    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "LLMConfig", "Profile",
-    "Sources", "TaskDeclaration", "expand_path", "load_config", "load_plugins", "load_profile",
-    "load_sources", "normalize_llm_url",
+    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "ImapConfig", "LLMConfig",
+    "Profile", "Sources", "TaskDeclaration", "expand_path", "load_config", "load_plugins",
+    "load_profile", "load_sources", "normalize_llm_url",
 ]

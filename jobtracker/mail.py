@@ -15,7 +15,6 @@ from __future__ import annotations
 import asyncio
 import email
 import email.errors
-import email.policy
 import hashlib
 import os
 from dataclasses import dataclass
@@ -29,6 +28,8 @@ from typing import TYPE_CHECKING
 
 from jobtracker import store
 from jobtracker.maillink import Linker
+from jobtracker.mailpolicy import COMPAT32, DEFAULT
+from jobtracker.mailpolicy import MAX_HEADER_CHARS as MAX_HEADER_CHARS  # named here as before
 from jobtracker.text import clean_text, html_to_text, one_line
 
 if TYPE_CHECKING:
@@ -42,11 +43,6 @@ MAX_PARSE_BYTES = 1 << 20
 SUBJECT_CHARS = 300
 SENDER_CHARS = 200
 MESSAGE_ID_CHARS = 500
-# One header field's value is cut to this before anything parses it. The standard
-# parser is superlinear in encoded words: a 680 KB Subject of 40,000 of them costs
-# ~40 s of CPU; at this bound any header costs milliseconds. Applies to every header
-# of every MIME part, since the parser reads a part's Content-Type as it goes.
-MAX_HEADER_CHARS = 4096
 # Headers that, with the body, make a message's content hash.
 HASHED_HEADERS = ("from", "to", "date", "subject", "message-id")
 
@@ -67,6 +63,7 @@ class ParsedMessage:
     subject: str
     date: str | None         # UTC ISO 8601 from the Date header; None when absent/unparsable
     body: str                # text/plain, else text/html converted; never an attachment
+    partial: bool = False    # only the first bytes were fetched (IMAP over its cap)
 
     @property
     def key(self) -> str:
@@ -82,29 +79,6 @@ class ParsedMessage:
 
 # --- headers ------------------------------------------------------------------------
 
-class _BoundedHeaders:
-    """A policy mixin: every header value, as it comes off the wire, is cut to
-    MAX_HEADER_CHARS (at the last space before it, so no encoded word is split)."""
-
-    def header_source_parse(self, sourcelines: list[str]) -> tuple[str, str]:
-        name, value = super().header_source_parse(sourcelines)  # type: ignore[misc]
-        if len(value) > MAX_HEADER_CHARS:
-            cut = value.rfind(" ", 0, MAX_HEADER_CHARS)
-            value = value[:cut if cut > 0 else MAX_HEADER_CHARS]
-        return name, value
-
-
-class _BoundedDefault(_BoundedHeaders, email.policy.EmailPolicy):
-    pass
-
-
-class _BoundedCompat32(_BoundedHeaders, email.policy.Compat32):
-    pass
-
-
-# policy.default and policy.compat32, with bounded headers.
-DEFAULT = _BoundedDefault()
-COMPAT32 = _BoundedCompat32()
 
 
 def _decoded(value: str) -> str:
@@ -226,10 +200,11 @@ def content_hash(headers: dict[str, str], raw: bytes) -> str:
     return digest.hexdigest()[:16]
 
 
-def parse_message(raw: bytes) -> ParsedMessage:
+def parse_message(raw: bytes, partial: bool = False) -> ParsedMessage:
     """Raw RFC 5322 bytes → a ParsedMessage. Never raises on malformed mail.
 
-    The content hash covers every byte; the parser sees the first MAX_PARSE_BYTES.
+    The content hash covers every byte given (`partial`: only the message's first
+    bytes were given); the parser sees the first MAX_PARSE_BYTES.
     """
     head = raw if len(raw) <= MAX_PARSE_BYTES else raw[:raw.rfind(b"\n", 0, MAX_PARSE_BYTES) + 1]
     msg = email.message_from_bytes(head, policy=DEFAULT)
@@ -252,6 +227,7 @@ def parse_message(raw: bytes) -> ParsedMessage:
         subject=one_line(headers["subject"], SUBJECT_CHARS),
         date=_utc_iso(headers["date"]),
         body=body[:MAX_BODY_CHARS],
+        partial=partial,
     )
 
 
@@ -321,21 +297,44 @@ async def _key_for(conn: aiosqlite.Connection, parsed: ParsedMessage) -> tuple[s
     """The message's key, and whether a row with it already exists.
 
     The first content seen under a Message-ID keeps the plain id; a later message
-    with the same id and other content gets `<id>#<hash>`, so both are read.
+    with the same id and other content gets `<id>#<hash>`, so both are read. A copy
+    cut at a fetch cap (IMAP) hashes other bytes than a whole one: either being
+    partial, the Message-ID alone says it is the same message.
     """
     if not parsed.message_id:
         row = await (await conn.execute(
             "SELECT 1 FROM messages WHERE key = ?", (parsed.key,))).fetchone()
         return parsed.key, row is not None
     rows = await conn.execute_fetchall(
-        "SELECT key, content_hash FROM messages WHERE message_id = ?", (parsed.message_id,))
-    for key, digest in rows:
-        if digest == parsed.content_hash:
+        "SELECT key, content_hash, partial FROM messages WHERE message_id = ?",
+        (parsed.message_id,))
+    for key, digest, partial in rows:
+        if digest == parsed.content_hash or partial or parsed.partial:
             return key, True
-    taken = {key for key, _ in rows}
+    taken = {key for key, _, _ in rows}
     if parsed.message_id not in taken:
         return parsed.message_id, False
     return parsed.variant_key, False
+
+
+async def store_message(conn: aiosqlite.Connection, linker: Linker, message: ParsedMessage,
+                        fallback_date: str, now: str) -> tuple[str, bool]:
+    """Store one message, linked, unless it is stored already (under the caller's
+    transaction): its key, and whether it is new. Every mail source stores through it,
+    so the same message from the Maildir and from IMAP is one row."""
+    key, exists = await _key_for(conn, message)
+    if not exists:
+        link = await linker.link(conn, message.sender, message.sender_domain,
+                                 message.subject, message.body)
+        await conn.execute(
+            "INSERT INTO messages (key, message_id, content_hash, sender, sender_domain, "
+            "subject, sent_at, body, company, posting_id, link_reason, link_basis, first_seen,"
+            " partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (key, message.message_id, message.content_hash, message.sender,
+             message.sender_domain, message.subject, message.date or fallback_date,
+             message.body, link.company, link.posting_id, link.reason, linker.basis, now,
+             int(message.partial)))
+    return key, not exists
 
 
 async def unsynced_count(conn: aiosqlite.Connection, maildir: Path) -> int:
@@ -372,19 +371,8 @@ async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> S
         # linked may name it now; unchanged since, it is not linked again.
         relinked = await linker.relink_unread(conn)
         for item, message in parsed:
-            key, exists = await _key_for(conn, message)
-            if not exists:
-                link = await linker.link(conn, message.sender, message.sender_domain,
-                                         message.subject, message.body)
-                await conn.execute(
-                    "INSERT INTO messages (key, message_id, content_hash, sender, "
-                    "sender_domain, subject, sent_at, body, company, posting_id, link_reason,"
-                    " link_basis, first_seen) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (key, message.message_id, message.content_hash, message.sender,
-                     message.sender_domain, message.subject,
-                     message.date or _mtime_iso(item.mtime_ns), message.body, link.company,
-                     link.posting_id, link.reason, linker.basis, now))
-                added += 1
+            key, new = await store_message(conn, linker, message, _mtime_iso(item.mtime_ns), now)
+            added += new
             await conn.execute(
                 "INSERT INTO maildir_files (name, size, mtime_ns, message_key) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET size = excluded.size, "

@@ -57,4 +57,12 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     print(f"{ws.home}: configuration ok; database ok "
           f"(integrity ok, all {len(store.expected_tables())} tables)")
+    if config.imap is not None:     # the account's login, tested (it changes nothing)
+        from jobtracker.imap import ImapError, check_login
+
+        try:
+            print(check_login(config.imap))
+        except ImapError as exc:
+            print(f"jobtracker: imap: {config.imap.account}: {exc}", file=sys.stderr)
+            return EXIT_USAGE
     return EXIT_OK

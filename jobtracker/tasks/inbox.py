@@ -1,6 +1,7 @@
 """inbox: read a reply from an employer and propose what it changes.
 
-Each unread message (synced from the Maildir into `messages`, see jobtracker.mail)
+Each unread message (synced from the Maildir or IMAP into `messages`, see
+jobtracker.mail and jobtracker.imap)
 is one unit, worked oldest first. The model classifies it into one of a few
 states and quotes the sentence that shows it; a quote that is not in the message
 is no answer. Every answer is recorded on the message — "not about an
@@ -115,10 +116,19 @@ class InboxTask(Task):
     priority = 40
     summary = "read replies from employers and propose updates"
 
+    # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
+    # The context is the run's own object, so the reason never outlives the run.
+    _imap_failure: tuple[Context, str] | None = None
+
     def unavailable_reason(self, ctx: Context) -> str | None:
+        if ctx.config.maildir is None and ctx.config.imap is None:
+            return "no maildir configured"
+        failure = self._imap_failure
+        if failure is not None and failure[0] is ctx:
+            return f"imap: {failure[1]}"
         maildir = ctx.config.maildir
         if maildir is None:
-            return "no maildir configured"
+            return None
         if not maildir.is_dir():
             return f"maildir {maildir} is missing"
         if not (maildir / "cur").is_dir() and not (maildir / "new").is_dir():
@@ -126,17 +136,31 @@ class InboxTask(Task):
         return None
 
     async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
-        """Read new and changed mail into `messages` (read-only on the Maildir), when the
-        folder is usable; otherwise `unavailable_reason` says why."""
-        if ctx.config.maildir is not None and self.unavailable_reason(ctx) is None:
-            # Imported only with a Maildir to read: every command loads the task modules,
+        """Read new and changed mail into `messages` (read-only on the Maildir and on
+        IMAP), when the sources are usable; otherwise `unavailable_reason` says why.
+        IMAP that cannot be read makes the task unavailable for this run, with the
+        reason; what it stored before a dropped connection stays."""
+        self._imap_failure = None
+        if self.unavailable_reason(ctx) is not None:
+            return
+        if ctx.config.maildir is not None:
+            # Imported only with mail to read: every command loads the task modules,
             # and the email parsing stack is a noticeable part of a dry run's start-up.
             from jobtracker.mail import sync_maildir
 
             await sync_maildir(conn, ctx.config.maildir, ctx.now)
+        if ctx.config.imap is not None:
+            from jobtracker.imap import ImapError, sync_imap
+
+            try:
+                await sync_imap(conn, ctx.config.imap, ctx.now)
+            except ImapError as exc:
+                self._imap_failure = (ctx, str(exc))
 
     async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
-        """Mail that arrived since the last sync: replies waiting to be read."""
+        """Maildir files that arrived since the last sync: replies waiting to be read.
+        IMAP counts none: knowing would mean logging in (and maybe asking for a
+        password) every time the queue is shown between runs."""
         if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
             return 0
         from jobtracker.mail import unsynced_count  # as in bring_in

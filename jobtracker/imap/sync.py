@@ -1,0 +1,120 @@
+"""IMAP folders → `messages`, incrementally by UID, never changing the mailbox.
+
+Per folder, `imap_folders` keeps the UIDVALIDITY seen and the highest UID stored. A
+sync EXAMINEs the folder, asks for the UIDs above that one, fetches them in batches
+(`BODY.PEEK`, the first FETCH_BYTES of each) and stores each batch in its own
+transaction, through the same `mail.store_message` as the Maildir: a message in both
+is one row. A dropped connection leaves every batch before it stored; the next sync
+goes on from there. A folder whose UIDVALIDITY changed is read again from UID 1, and
+what was stored already is recognized by Message-ID and content.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from jobtracker import store
+from jobtracker.config import ImapConfig
+from jobtracker.imap.password import resolve_password
+from jobtracker.imap.session import Fetched, Session
+from jobtracker.mail import ParsedMessage, parse_message, store_message
+from jobtracker.maillink import Linker
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+BATCH = 25      # messages a FETCH asks for: at most 25 x 1 MiB held at once
+
+
+@dataclass(frozen=True)
+class ImapReport:
+    folders: int        # folders examined
+    fetched: int        # messages fetched this time
+    added: int          # messages new to the database
+    relinked: int       # unread messages whose link was found this time
+
+
+async def _last_uid(conn: aiosqlite.Connection, account: str, folder: str,
+                    uidvalidity: int) -> int:
+    """The highest UID stored from the folder; 0 when it is new or was recreated."""
+    row = await (await conn.execute(
+        "SELECT uidvalidity, last_uid FROM imap_folders WHERE account = ? AND folder = ?",
+        (account, folder))).fetchone()
+    return int(row[1]) if row is not None and int(row[0]) == uidvalidity else 0
+
+
+def _parse_all(fetched: list[Fetched]) -> list[tuple[Fetched, ParsedMessage]]:
+    return [(item, parse_message(item.raw, partial=item.partial)) for item in fetched]
+
+
+async def _store_batch(conn: aiosqlite.Connection, cfg: ImapConfig, folder: str,
+                       uidvalidity: int, last_uid: int,
+                       parsed: list[tuple[Fetched, ParsedMessage]], now: str) -> int:
+    """One batch and the folder's new position, in one transaction: new messages."""
+    added = 0
+    async with store.write(conn):
+        linker = await Linker.load(conn)
+        for item, message in parsed:
+            _, new = await store_message(conn, linker, message, item.internal_date or now, now)
+            added += new
+        await conn.execute(
+            "INSERT INTO imap_folders (account, folder, uidvalidity, last_uid, synced_at) "
+            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (account, folder) DO UPDATE SET "
+            "uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, "
+            "synced_at = excluded.synced_at",
+            (cfg.account, folder, uidvalidity, last_uid, now))
+    return added
+
+
+async def _sync_folder(conn: aiosqlite.Connection, session: Session, folder: str,
+                       now: str) -> tuple[int, int]:
+    cfg = session.cfg
+    uidvalidity = await asyncio.to_thread(session.examine, folder)
+    last = await _last_uid(conn, cfg.account, folder, uidvalidity)
+    uids = await asyncio.to_thread(session.uids_after, last)
+    fetched = added = 0
+    for start in range(0, len(uids), BATCH):
+        batch = uids[start:start + BATCH]
+        items = await asyncio.to_thread(session.fetch, batch)
+        # Parsing is CPU work; off the event loop so a TUI stays responsive.
+        parsed = await asyncio.to_thread(_parse_all, items)
+        added += await _store_batch(conn, cfg, folder, uidvalidity, batch[-1], parsed, now)
+        fetched += len(items)
+    return fetched, added
+
+
+async def open_session(cfg: ImapConfig) -> Session:
+    """Logged in, or ImapError saying why not (the password kept only for the login)."""
+    password = await asyncio.to_thread(resolve_password, cfg)
+    return await asyncio.to_thread(Session, cfg, password)
+
+
+async def sync_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str) -> ImapReport:
+    """Read new mail from every configured folder into `messages`. Raises ImapError
+    when the account cannot be read; what was stored before the failure stays."""
+    session = await open_session(cfg)
+    fetched = added = 0
+    try:
+        for folder in cfg.folders:
+            got, new = await _sync_folder(conn, session, folder, now)
+            fetched, added = fetched + got, added + new
+    finally:
+        await asyncio.to_thread(session.close)
+    async with store.write(conn):
+        # Postings fetched since an unread message was linked may name it now.
+        relinked = await (await Linker.load(conn)).relink_unread(conn)
+    return ImapReport(len(cfg.folders), fetched, added, relinked)
+
+
+def check_login(cfg: ImapConfig) -> str:
+    """Log in and examine every folder (`jobtracker check`): one line saying so, or
+    ImapError. Blocks; changes nothing anywhere."""
+    session = Session(cfg, resolve_password(cfg))
+    try:
+        for folder in cfg.folders:
+            session.examine(folder)
+    finally:
+        session.close()
+    return f"imap: {cfg.account}: login ok; {', '.join(cfg.folders)} readable"
