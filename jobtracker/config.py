@@ -138,6 +138,7 @@ class Config:
     maildir: Path | None = None
     tailor_threshold: float = 0.5
     path: Path | None = None
+    prepare: PrepareConfig = field(default_factory=lambda: PrepareConfig())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -146,7 +147,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     tasks = tuple(tasks)
     names = tuple(task.name for task in tasks)
     doc = load(path)
-    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor"))
+    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor",
+                                               "prepare"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -186,6 +188,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         if top.get("maildir") is not None else None,
         tailor_threshold=_number(doc, tailor.get("threshold", 0.5), "tailor", "threshold"),
         path=path,
+        prepare=_load_prepare(doc, top.get("prepare")),
     )
 
 
@@ -292,6 +295,19 @@ def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool
             raise doc.error("must be true or false", "tasks", name)
         enabled[name] = value
     return enabled
+
+
+# --- config.yaml: prepare ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PrepareConfig:
+    top: int = 5              # packets `prepare` and the end of `--run` make; 0: none at the end
+
+
+def _load_prepare(doc: Document, value: Any) -> PrepareConfig:
+    raw = _mapping(doc, value, "prepare", allowed=("top",))
+    return PrepareConfig(top=_int(doc, raw.get("top", PrepareConfig.top), "prepare", "top",
+                                  minimum=0))
 
 
 __all__ = [

@@ -16,6 +16,8 @@ import sys
 from collections.abc import Sequence
 
 from jobtracker.cli.base import (
+    EXIT_INTERRUPTED,
+    EXIT_TERMINATED,
     EXIT_USAGE,
     Parser,
     add_home,
@@ -78,9 +80,13 @@ def _start(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
     options = run_options(args, continuous=True)
     if args.run:
+        from jobtracker.cli.prepare import after_run
         from jobtracker.cli.work import run_work
 
-        return run_work(ws, options, dry_run=False, verbose=args.verbose)
+        code = run_work(ws, options, dry_run=False, verbose=args.verbose)
+        if code not in (EXIT_INTERRUPTED, EXIT_TERMINATED):
+            after_run(ws)   # packets for the morning, model or not (docs/prepare.md)
+        return code
     return _interactive(args, ws, options)
 
 

@@ -11,6 +11,7 @@ from jobtracker.cli import (  # noqa: F401
     add,
     fetch,
     matches,
+    prepare,
     proposals,
     setup,
     work,
