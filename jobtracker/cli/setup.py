@@ -8,6 +8,7 @@ import sys
 
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
+from jobtracker.prepare.answers import load_answers
 from jobtracker.workspace import Workspace
 
 
@@ -38,6 +39,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     ws.profile()
     ws.sources()
     ws.plugins()
+    load_answers(ws / "answers.yaml")
 
     async def open_db() -> str:
         # connect() migrates and checks that every table is there (else StoreError).

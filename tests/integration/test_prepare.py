@@ -273,3 +273,13 @@ def test_prepare_asks_no_model_even_when_one_is_up(
         (home.home / "config.yaml").write_text(f"llm: {{url: '{model.url}'}}\n")
         assert len(run_prepare(home, capsys)) == 4
         assert model.requests == [], "prepare neither probes nor calls a model"
+
+
+def test_check_validates_answers_yaml_and_init_keeps_an_existing_one(
+        ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "# identity:" in (ws.home / "answers.yaml").read_text(), "init wrote the example"
+    (ws.home / "answers.yaml").write_text("relocation: [no]\n")
+    assert cli.main(["--home", str(ws.home), "check"]) == 2
+    assert "answers.yaml:1: relocation: must be text" in capsys.readouterr().err
+    assert cli.main(["--home", str(ws.home), "init"]) == 0
+    assert (ws.home / "answers.yaml").read_text() == "relocation: [no]\n"
