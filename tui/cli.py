@@ -16,8 +16,6 @@ import sys
 from collections.abc import Sequence
 
 from jobtracker.cli.base import (
-    EXIT_INTERRUPTED,
-    EXIT_TERMINATED,
     EXIT_USAGE,
     Parser,
     add_home,
@@ -83,10 +81,10 @@ def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
         from jobtracker.cli.prepare import after_run
         from jobtracker.cli.work import run_work
 
-        code = run_work(ws, options, dry_run=False, verbose=args.verbose)
-        if code not in (EXIT_INTERRUPTED, EXIT_TERMINATED):
-            after_run(ws)   # packets for the morning, model or not (docs/prepare.md)
-        return code
+        # Packets for the morning, model or not (docs/prepare.md).
+        return run_work(ws, options, dry_run=False, verbose=args.verbose,
+                        no_model="No unit was worked; prepare needs no model.",
+                        finish=lambda out: after_run(ws, out))
     return _interactive(args, ws, options)
 
 

@@ -254,7 +254,8 @@ def test_the_nightly_run_prepares_packets_with_the_model_server_down(
         "llm: {url: 'http://127.0.0.1:9', retries: 1, timeout: 2}\nprepare: {top: 2}\n")
     assert tui_main(["--home", str(home.home), "--run"]) == 0
     out = capsys.readouterr().out
-    assert "No model" in out
+    assert out.rstrip().splitlines()[-1].startswith("No model: "), "the run's close stays last"
+    assert out.index("acme-staff-engineer/  the employer's form") < out.index("No model: ")
     folders = sorted(p.name for p in (home.home / "applications").iterdir())
     assert len(folders) == 2 and any(name.endswith("acme-staff-engineer") for name in folders)
 
