@@ -7,6 +7,7 @@ import argparse
 import asyncio
 import json
 import sys
+from datetime import datetime
 from typing import TextIO
 
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
@@ -15,6 +16,7 @@ from jobtracker.prepare.answers import load_answers
 from jobtracker.prepare.run import Prepared, UnknownPostings, prepare
 from jobtracker.store import StoreError
 from jobtracker.text import one_line
+from jobtracker.workers.reporters import ascii_line
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
@@ -45,19 +47,19 @@ def describe(item: Prepared) -> list[str]:
     return lines
 
 
-def run_prepare(ws: Workspace, top: int, ids: list[int], out: TextIO) -> list[Prepared]:
-    """Load what prepare reads (a ConfigError for a bad file), prepare, print."""
+def run_prepare(ws: Workspace, top: int, ids: list[int]) -> list[str]:
+    """Load what prepare reads (a ConfigError for a bad file), prepare; the lines to say."""
     bank = load_answers(ws / "answers.yaml")
     profile = ws.profile()
     rescored, done = asyncio.run(prepare(ws.home, ws.db, profile, bank, now_iso(),
                                          top=top, ids=ids))
-    print(f"rescored {rescored:,} judged posting(s)", file=out)
+    lines = [f"rescored {rescored:,} judged posting(s)"]
     if not done:
-        print("nothing to prepare: no open match without an application beyond saved "
-              "(`jobtracker rank` judges and scores matches)", file=out)
+        lines.append("nothing to prepare: no open match without an application beyond saved "
+                     "(`jobtracker rank` judges and scores matches)")
     for item in done:
-        print("\n".join(describe(item)), file=out)
-    return done
+        lines += describe(item)
+    return lines
 
 
 @command("prepare", "write application packets for the best matches (no model)", _configure)
@@ -73,7 +75,7 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
                                           ids=args.postings))
             print(json.dumps([item.to_json() for item in done], indent=2))
         else:
-            run_prepare(ws, top, args.postings, sys.stdout)
+            print("\n".join(run_prepare(ws, top, args.postings)))
     except UnknownPostings as exc:
         print(f"jobtracker: no posting with id {exc} (`jobtracker matches` lists posting ids)",
               file=sys.stderr)
@@ -83,12 +85,14 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
 
 def after_run(ws: Workspace, out: TextIO | None = None) -> None:
     """The end of `jobtracker-tui --run`: packets for `prepare.top` picks (0: none),
-    whether or not a model answered. A bad answers.yaml is one line; the run's own
-    result stands."""
+    whether or not a model answered, said in the run's own line format (time, ASCII).
+    A bad answers.yaml is one line; the run's own result stands."""
     out = out or sys.stdout
     try:
         top = ws.config().prepare.top
-        if top > 0:
-            run_prepare(ws, top, [], out)
+        lines = run_prepare(ws, top, []) if top > 0 else []
     except (ConfigError, StoreError) as exc:
-        print(f"jobtracker: prepare: {exc}", file=out, flush=True)
+        lines = [f"not done: {exc}"]
+    for text in lines:
+        print(ascii_line(f"{datetime.now():%H:%M:%S} prepare {text.strip()}"), file=out)
+    out.flush()
