@@ -284,3 +284,22 @@ def test_check_validates_answers_yaml_and_init_keeps_an_existing_one(
     assert "answers.yaml:1: relocation: must be text" in capsys.readouterr().err
     assert cli.main(["--home", str(ws.home), "init"]) == 0
     assert (ws.home / "answers.yaml").read_text() == "relocation: [no]\n"
+
+
+def test_a_hostile_title_never_reaches_a_file_name(home: Workspace) -> None:
+    from jobtracker.prepare.packet import Posting, folder_for
+
+    hostile = Posting(7, "../../etc", "\x1b[31m[red]/x/../passwd", "", "", "", "greenhouse")
+    folder = folder_for(home.home, hostile)
+    assert folder.parent == home.home / "applications"
+    assert folder.name == "7-etc-31m-red-x-passwd"
+
+
+def test_a_bad_answers_yaml_at_the_end_of_a_run_is_one_timestamped_line(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    (home.home / "answers.yaml").write_text("eeo: male\n")
+    assert tui_main(["--home", str(home.home), "--run"]) == 0
+    out = capsys.readouterr().out
+    line = next(text for text in out.splitlines() if " prepare " in text)
+    assert "prepare not done: " in line and "answers.yaml:1: eeo: unknown value" in line
+    assert not (home.home / "applications").exists()
