@@ -172,6 +172,7 @@ class Config:
     fetch_deadline: float = DEFAULT_FETCH_DEADLINE
     min_accuracy: float = DEFAULT_MIN_ACCURACY     # model_check.min_accuracy
     path: Path | None = None
+    prepare: PrepareConfig = field(default_factory=lambda: PrepareConfig())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -181,7 +182,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     names = tuple(task.name for task in tasks)
     doc = load(path)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch",
-                                             "model_check", "imap"))
+                                             "model_check", "imap", "prepare"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -232,6 +233,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
                              "model_check", "min_accuracy", maximum=1),
         imap=_load_imap(doc, top.get("imap")),
         path=path,
+        prepare=_load_prepare(doc, top.get("prepare")),
     )
 
 
@@ -341,7 +343,6 @@ def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool
     return enabled
 
 
-
 # --- config.yaml: imap --------------------------------------------------------------
 
 LOOPBACK_HOSTS = ("127.0.0.1", "::1", "localhost")
@@ -404,6 +405,19 @@ def _load_imap(doc: Document, value: Any) -> ImapConfig | None:
         password_env=_str(doc, raw["password_env"], "imap", "password_env")
         if raw.get("password_env") is not None else None,
         folders=tuple(folders), tls=tls)
+
+
+# --- config.yaml: prepare ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class PrepareConfig:
+    top: int = 5              # packets `prepare` and the end of `--run` make; 0: none at the end
+
+
+def _load_prepare(doc: Document, value: Any) -> PrepareConfig:
+    raw = _mapping(doc, value, "prepare", allowed=("top",))
+    return PrepareConfig(top=_int(doc, raw.get("top", PrepareConfig.top), "prepare", "top",
+                                  minimum=0))
 
 
 __all__ = [

@@ -78,9 +78,13 @@ def _start(args: argparse.Namespace) -> int:
 def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
     options = run_options(args, continuous=True)
     if args.run:
+        from jobtracker.cli.prepare import after_run
         from jobtracker.cli.work import run_work
 
-        return run_work(ws, options, dry_run=False, verbose=args.verbose)
+        # Packets for the morning, model or not (docs/prepare.md).
+        return run_work(ws, options, dry_run=False, verbose=args.verbose,
+                        no_model="No unit was worked; prepare needs no model.",
+                        finish=lambda out: after_run(ws, out))
     return _interactive(args, ws, options)
 
 

@@ -9,6 +9,7 @@ import sys
 
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
+from jobtracker.prepare.answers import load_answers
 from jobtracker.workspace import Workspace
 
 
@@ -43,6 +44,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         # Not an error: the variable may be set only where runs happen (a systemd unit).
         print(f"jobtracker: warning: llm.api_key_env names {config.llm.api_key_env}, which is "
               "not set here; calls would carry no key", file=sys.stderr)
+    load_answers(ws / "answers.yaml")
 
     async def open_db() -> str:
         # connect() migrates and checks that every table is there (else StoreError).

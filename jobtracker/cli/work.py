@@ -6,7 +6,7 @@ import argparse
 import asyncio
 import signal
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import UTC, datetime
 from typing import TextIO
 
@@ -95,9 +95,12 @@ async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions
 
 
 def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbose: bool,
-             out: TextIO | None = None, no_model: str = "Nothing was changed.") -> int:
+             out: TextIO | None = None, no_model: str = "Nothing was changed.",
+             finish: Callable[[TextIO], None] | None = None) -> int:
     """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`. `no_model` is what
-    the run says it did when no model could be used."""
+    the run says it did when no model could be used; `finish` is work that needs no
+    model (`jobtracker-tui --run`'s prepare), done once the run ended, model or not,
+    before the closing lines, so a run's log still ends with its summary."""
     out = out or sys.stdout
     setup = runner.load_setup(ws, options)
     if dry_run:
@@ -119,6 +122,8 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
         print("jobtracker: stopped by SIGTERM; every unit committed so far is kept",
               file=sys.stderr, flush=True)
         return EXIT_TERMINATED
+    if finish is not None:
+        finish(out)
     if result.model_reason is not None:
         print(format_queue(result.states, None), file=out)
         print(f"\nNo model: {result.model_reason}. {no_model}", file=out)

@@ -89,4 +89,14 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
         await written.remove(conn, proposal, home, path)
 
 
+async def resume_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -> str | None:
+    """resume.md as it is now with the posting's accepted edits that still apply, as
+    accepting writes it (the master alone without any); None without resume.md."""
+    resume = read_input(home, RESUME)
+    if resume is None:
+        return None
+    kept = _applicable(resume, await written.accepted(conn, "resume_edit", posting_id, 0))
+    return apply_edits(resume, [edit for _, edit in kept])
+
+
 register(Kind("resume_edit", _apply, _undo, written.inputs_changed))

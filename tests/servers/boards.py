@@ -351,3 +351,67 @@ def ashby_job(job_id: str, title: str, *, location: str = "Berlin",
 
 def ashby_board(jobs: list[dict[str, Any]]) -> dict[str, Any]:
     return {"apiVersion": "1", "jobs": jobs}
+
+
+# --- Greenhouse application forms (`GET .../jobs/{id}?questions=true`) -----------------
+
+def gh_field(name: str, type: str = "input_text", values: Iterable[str] = ()) -> dict[str, Any]:
+    return {"name": name, "type": type,
+            "values": [{"label": label, "value": index} for index, label in enumerate(values)]}
+
+
+def gh_question(label: str, *fields: dict[str, Any], required: bool = False,
+                description: str | None = None) -> dict[str, Any]:
+    return {"label": label, "required": required, "description": description,
+            "fields": list(fields)}
+
+
+def greenhouse_form(job_id: int, title: str, *, questions: list[dict[str, Any]] | None = None,
+                    token: str = "acme", **job: Any) -> dict[str, Any]:
+    """One job with `?questions=true`, in the public shape: text, textarea, single and
+    multi select, file, location questions, an EEO compliance section and demographic
+    questions (which carry `answer_options`, not `fields`)."""
+    decline = "I don't wish to answer"
+    standard = [
+        gh_question("First Name", gh_field("first_name"), required=True),
+        gh_question("Last Name", gh_field("last_name"), required=True),
+        gh_question("Email", gh_field("email"), required=True),
+        gh_question("Phone", gh_field("phone")),
+        gh_question("Resume/CV", gh_field("resume", "input_file"),
+                    gh_field("resume_text", "textarea"), required=True),
+        gh_question("Cover Letter", gh_field("cover_letter", "input_file"),
+                    gh_field("cover_letter_text", "textarea")),
+        gh_question("LinkedIn Profile", gh_field("question_1")),
+        gh_question("Are you legally authorized to work in Germany?",
+                    gh_field("question_2", "multi_value_single_select", ("Yes", "No")),
+                    required=True),
+        gh_question("Will you now or in the future require sponsorship for a work visa?",
+                    gh_field("question_3", "multi_value_single_select", ("Yes", "No")),
+                    required=True),
+        gh_question("How did you hear about this job?", gh_field("question_4", "textarea")),
+        gh_question("Which languages do you write?",
+                    gh_field("question_5", "multi_value_multi_select", ("Python", "Go", "Rust"))),
+        gh_question("Why do you want to work at Acme?", gh_field("question_6", "textarea"),
+                    required=True),
+        gh_question("Hidden", gh_field("question_7", "input_hidden")),
+    ]
+    return {
+        **greenhouse_job(job_id, title, token=token, **job),
+        "questions": standard if questions is None else questions,
+        "location_questions": [gh_question("Location (City)", gh_field("location"),
+                                           required=True)],
+        "compliance": [{"type": "eeoc", "description": "<p>EEO</p>", "questions": [
+            gh_question("Gender", gh_field("gender", "multi_value_single_select",
+                                           ("Male", "Female", "Decline To Self Identify"))),
+            gh_question("Veteran Status", gh_field("veteran_status",
+                                                   "multi_value_single_select",
+                                                   ("I am a veteran", decline))),
+        ]}],
+        "demographic_questions": {"header": "Voluntary", "questions": [
+            {"id": 41, "label": "What are your pronouns?", "required": False,
+             "type": "multi_value_multi_select",
+             "answer_options": [{"id": 1, "label": "she/her", "free_form": False},
+                                {"id": 2, "label": "I prefer not to answer",
+                                 "free_form": False}]}]},
+        "data_compliance": [{"type": "gdpr", "requires_consent": False}],
+    }

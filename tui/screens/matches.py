@@ -1,5 +1,8 @@
 """Matches: scored postings best first, why each scores what it does, and its status.
 
+`P` opens the selected match's application packet (tui/screens/packet.py), `u`
+copies its URL.
+
 The list is `jobtracker matches`' own query (`jobtracker.matches.load_matches`),
 and a status is set through `jobtracker.applications`, as `jobtracker status`
 sets it, so the screen and the command can never disagree.
@@ -23,6 +26,7 @@ from jobtracker.config import STATUSES
 from jobtracker.matches import Match, load_matches
 from tui import data
 from tui.literal import block, line
+from tui.screens.packet import PacketScreen
 
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
@@ -77,6 +81,10 @@ class MatchesScreen(Screen[None]):
                 tooltip="read the posting's text"),
         Binding("s", "status", "Status", id="matches.status",
                 tooltip="set the application's status for this posting"),
+        Binding("P", "packet", "Packet", id="matches.packet",
+                tooltip="the application packet: the form's fields and answers"),
+        Binding("u", "copy_url", "Copy URL", id="matches.url", show=False,
+                tooltip="copy the posting's URL to the clipboard (OSC 52)"),
         Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
     ]
 
@@ -153,7 +161,7 @@ class MatchesScreen(Screen[None]):
         self.query_one("#matches-status", Static).update(line(message))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("open", "status"):
+        if action in ("open", "status", "packet", "copy_url"):
             return True if self.matches else None
         return True
 
@@ -175,6 +183,19 @@ class MatchesScreen(Screen[None]):
         posting = await data.load_posting(self.app.db, match.id)
         if posting is not None:
             await self.app.push_screen(PostingScreen(posting))
+
+    def action_packet(self) -> None:
+        match = self.current
+        if match is not None:
+            self.app.push_screen(PacketScreen(match.id, match.label))
+
+    def action_copy_url(self) -> None:
+        match = self.current
+        if match is None or not match.url:
+            self.say("this posting has no URL")
+            return
+        self.app.copy_to_clipboard(match.url)
+        self.say(f"copied the URL of {match.label}")
 
     def action_status(self) -> None:
         match = self.current

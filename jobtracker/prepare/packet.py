@@ -1,0 +1,161 @@
+"""A packet: `applications/<posting-id>-<slug>/`, its files rendered and written.
+
+Files are written atomically through the written-files ledger
+(`jobtracker.files`): a file still as jobtracker wrote it is replaced when its
+content changes (a stale packet is refreshed), one the user edited is never
+overwritten — the new version goes beside it as `NAME.new`, and the caller says so.
+Labels and answers come from the employer and the user; they reach these files as
+clean single lines, and never a file name (the folder is the posting's id and a slug).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobtracker import files
+from jobtracker.prepare.resolve import Resolution, Resolved
+from jobtracker.text import clean_text, one_line
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+FOLDER = "applications"
+MARK_DONE, MARK_MISSING, MARK_OPTIONAL = "✓", "✗", "·"
+
+
+@dataclass(frozen=True)
+class Posting:
+    id: int
+    company: str
+    title: str
+    location: str
+    url: str
+    description: str
+    source: str                  # the board's source: "greenhouse", "lever", "feed", ...
+
+    @property
+    def label(self) -> str:
+        return f"{one_line(self.company)} - {one_line(self.title)}".strip(" -")
+
+
+@dataclass
+class Written:
+    """What writing a packet did: its folder, and each file's fate."""
+
+    folder: Path
+    changed: list[str] = field(default_factory=list)     # written (new or refreshed)
+    kept: list[str] = field(default_factory=list)        # edited by the user: NAME.new beside
+    failed: list[str] = field(default_factory=list)      # could not be written, with why
+
+
+def folder_for(home: Path, posting: Posting) -> Path:
+    """The posting's packet folder: an existing `<id>-*` one (its title may have
+    changed since), else `<id>-<slug of company and title>`."""
+    base = home / FOLDER
+    if base.is_dir():
+        for found in sorted(base.glob(f"{posting.id}-*")):
+            if found.is_dir() and not found.is_symlink():
+                return found
+    return base / f"{posting.id}-{files.slug(posting.company, posting.title)}"
+
+
+def _answer_text(item: Resolved) -> str:
+    if isinstance(item.answer, list):
+        return ", ".join(item.answer)
+    return item.answer or ""
+
+
+def _mark(item: Resolved) -> str:
+    return MARK_DONE if item.resolved else MARK_MISSING if item.missing else MARK_OPTIONAL
+
+
+def posting_md(posting: Posting) -> str:
+    where = " · ".join(one_line(p) for p in (posting.company, posting.location) if p)
+    return (f"# {one_line(posting.title)}\n\n{where}\n\nApply: {one_line(posting.url)}\n\n"
+            f"{clean_text(posting.description).strip()}\n")
+
+
+def _form_line(resolution: Resolution, form_error: str | None) -> str:
+    if resolution.kind == "greenhouse":
+        return f"Form: the employer's own ({len(resolution.fields)} fields)"
+    why = f" (the employer's form could not be read: {one_line(form_error, 200)})" \
+        if form_error else ""
+    return f"Form: the standard set{why}"
+
+
+def answers_md(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+    lines = [f"# Answers: {posting.label}", "", f"Apply: {one_line(posting.url)}",
+             _form_line(resolution, form_error), ""]
+    missing = [r for r in resolution.fields if r.missing]
+    if missing:
+        lines += ["## Needs you", ""]
+        lines += [f"- {MARK_MISSING} {r.field.label} ({r.field.type}): {r.note}"
+                  for r in missing]
+        lines.append("")
+    lines += ["## Fields, in form order", ""]
+    for item in resolution.fields:
+        required = " (required)" if item.field.required else ""
+        answer = _answer_text(item) if item.resolved else f"— {item.note}"
+        source = f"  [{item.source}]" if item.source else ""
+        lines.append(f"- {_mark(item)} {item.field.label}{required}: {answer}{source}")
+    return "\n".join(lines) + "\n"
+
+
+def answers_json(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+    data: dict[str, Any] = {
+        "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
+        "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
+        "fields": [r.to_json() for r in resolution.fields],
+        "unresolved_required": resolution.unresolved_required,
+    }
+    return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+
+
+def _current(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+
+
+async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: str,
+                     now: str, posting_id: int, result: Written) -> None:
+    """Write one packet file unless it already says `text`; an edited one gets `NAME.new`."""
+    if _current(path) == text:   # unchanged: no write, no fsync (prepare --top 20 < 1 s)
+        return
+    try:
+        await files.write_recorded(conn, home, path, text, now, posting_id)
+        result.changed.append(path.name)
+        return
+    except files.FileRefused:
+        pass
+    beside = path.with_name(path.name + ".new")
+    if _current(beside) == text:
+        result.kept.append(path.name)
+        return
+    try:
+        await files.write_recorded(conn, home, beside, text, now, posting_id)
+        result.kept.append(path.name)
+    except files.FileRefused as exc:
+        result.failed.append(f"{path.name}: {exc}")
+
+
+async def write_packet(conn: aiosqlite.Connection, home: Path, posting: Posting,
+                       texts: dict[str, str | None], now: str) -> Written:
+    """Write the packet's files (`texts`: name → text, None: the file has no source
+    now and is removed if it is still jobtracker's), inside the caller's transaction."""
+    folder = folder_for(home, posting)
+    result = Written(folder)
+    for name, text in texts.items():
+        path = folder / name
+        if text is None:
+            if path.exists():
+                with contextlib.suppress(files.FileRefused):   # the user's: kept
+                    await files.remove_recorded(conn, home, path)
+            continue
+        await write_file(conn, home, path, text, now, posting.id, result)
+    return result

@@ -1,0 +1,225 @@
+"""The whole of `prepare`: rescore, pick, read the picks' forms, resolve, write packets.
+
+It reaches no model, so it runs the same with none configured, and at the end of a
+headless run whatever the model did. Forms are read only for the picks, only from
+Greenhouse boards (others publish none; they get the standard set), through
+jobtracker/download.py with a deadline each, and cached per posting in `forms`
+until the posting's description changes. A form that fails — an HTTP error, a
+hang, a body that is no form — is recorded for that posting, which gets the
+standard set; the other picks are not held up.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from jobtracker import download, files, scoring, store
+from jobtracker.config import Profile
+from jobtracker.matches import load_matches
+from jobtracker.prepare.answers import Answers
+from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
+from jobtracker.prepare.packet import (
+    Posting,
+    Written,
+    answers_json,
+    answers_md,
+    posting_md,
+    write_packet,
+)
+from jobtracker.prepare.resolve import Resolution, resolve
+from jobtracker.proposals import written
+from jobtracker.proposals.resume_edit import resume_for
+from jobtracker.sources import REGISTRY
+
+if TYPE_CHECKING:
+    import aiosqlite
+    import httpx
+
+FORM_DEADLINE = 30.0      # seconds for one form, every wait included
+FORM_CONCURRENCY = 4      # forms read at once: the same politeness as boards
+PICKABLE = (None, "saved")   # application statuses a posting may have to be picked
+
+
+class UnknownPostings(LookupError):
+    """Postings named that do not exist."""
+
+    def __init__(self, ids: list[int]) -> None:
+        self.ids = ids
+        super().__init__(", ".join(str(i) for i in ids))
+
+
+@dataclass(frozen=True)
+class Prepared:
+    posting: Posting
+    resolution: Resolution
+    form_error: str | None
+    written: Written
+    home: Path
+
+    def to_json(self) -> dict[str, Any]:
+        fields = self.resolution.fields
+        return {
+            "posting": self.posting.id, "company": self.posting.company,
+            "title": self.posting.title, "url": self.posting.url,
+            "path": files.relative(self.written.folder, self.home) + "/",
+            "form": self.resolution.kind, "form_error": self.form_error,
+            "fields": len(fields), "resolved": sum(r.resolved for r in fields),
+            "unresolved_required": self.resolution.unresolved_required,
+            "written": self.written.changed, "kept": self.written.kept,
+            "failed": self.written.failed,
+        }
+
+
+_POSTING_SQL = (
+    "SELECT p.id, p.company, p.title, p.location, p.url, p.description, p.external_id, "
+    "p.description_hash, b.source, b.token, b.url AS board_url "
+    "FROM postings AS p JOIN boards AS b ON b.id = p.board_id WHERE p.id = ?")
+
+
+async def pick(db: Path, profile: Profile, top: int) -> list[int]:
+    """The best `top` open matches with no application beyond `saved`."""
+    found = await load_matches(db, profile)
+    return [m.id for m in found if m.status in PICKABLE][:top]
+
+
+async def _rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
+    rows, unknown = [], []
+    for posting_id in ids:
+        row = await (await conn.execute(_POSTING_SQL, (posting_id,))).fetchone()
+        if row is None:
+            unknown.append(posting_id)
+        else:
+            rows.append(row)
+    if unknown:
+        raise UnknownPostings(unknown)
+    return rows
+
+
+def _posting(row: Any) -> Posting:
+    return Posting(row["id"], row["company"] or "", row["title"] or "", row["location"] or "",
+                   row["url"] or "", row["description"] or "", row["source"])
+
+
+def _url_of(row: Any) -> str:
+    listing = row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"])
+    return form_url(listing, str(row["external_id"]))
+
+
+# --- forms: cached, else read ------------------------------------------------------------
+
+async def _cached(conn: aiosqlite.Connection, row: Any) -> Form | None:
+    cached = await (await conn.execute(
+        "SELECT form FROM forms WHERE posting_id = ? AND description_hash = ? "
+        "AND form IS NOT NULL", (row["id"], row["description_hash"] or ""))).fetchone()
+    if cached is None:
+        return None
+    try:
+        return Form.from_json(json.loads(cached[0]))
+    except (ValueError, KeyError, TypeError):
+        return None   # an old or damaged entry is read again
+
+
+async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphore,
+                    deadline: float) -> Form | str:
+    async with limit:
+        try:
+            got = await download.download(client, form_plan(url), deadline=deadline)
+        except download.DownloadError as exc:
+            return str(exc) or "download failed"
+    return got.postings  # type: ignore[return-value]   # the plan returns the Form
+
+
+async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
+                    deadline: float = FORM_DEADLINE,
+                    client: httpx.AsyncClient | None = None) -> dict[int, Form | str]:
+    """Each Greenhouse row's form (cached, else read) or why it could not be read."""
+    out: dict[int, Form | str] = {}
+    wanted = []
+    for row in rows:
+        if row["source"] != "greenhouse":
+            continue
+        form = await _cached(conn, row)
+        if form is not None:
+            out[row["id"]] = form
+        else:
+            wanted.append(row)
+    if not wanted:
+        return out
+    limit = asyncio.Semaphore(FORM_CONCURRENCY)
+    own = client is None
+    client = client or download.make_client()
+    try:
+        got = await asyncio.gather(*(_download(client, _url_of(r), limit, deadline)
+                                     for r in wanted))
+    finally:
+        if own:
+            await client.aclose()
+    async with store.write(conn):
+        for row, result in zip(wanted, got, strict=True):
+            out[row["id"]] = result
+            form_text = json.dumps(result.to_json()) if isinstance(result, Form) else None
+            await conn.execute(
+                "INSERT INTO forms (posting_id, description_hash, url, form, error, fetched_at)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
+                "description_hash = excluded.description_hash, url = excluded.url, "
+                "form = excluded.form, error = excluded.error, fetched_at = excluded.fetched_at",
+                (row["id"], row["description_hash"] or "", _url_of(row), form_text,
+                 None if form_text else str(result), now))
+    return out
+
+
+# --- packets --------------------------------------------------------------------------------
+
+async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
+    letters = await written.accepted(conn, "letter", posting_id, 0)
+    return str(letters[-1].payload.get("text") or "") if letters else None
+
+
+async def _packet(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
+                  form: Form | str | None, now: str) -> Prepared:
+    posting = _posting(row)
+    form_error = form if isinstance(form, str) else None
+    letter = await _letter(conn, posting.id)
+    resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
+                         has_letter=letter is not None)
+    texts = {"posting.md": posting_md(posting),
+             "resume.md": await resume_for(conn, home, posting.id),
+             "letter.md": letter,
+             "answers.md": answers_md(posting, resolution, form_error),
+             "answers.json": answers_json(posting, resolution, form_error)}
+    async with store.write(conn):
+        result = await write_packet(conn, home, posting, texts, now)
+    return Prepared(posting, resolution, form_error, result, home)
+
+
+async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: str, *,
+                  top: int = 5, ids: list[int] | None = None,
+                  deadline: float = FORM_DEADLINE,
+                  client: httpx.AsyncClient | None = None) -> tuple[int, list[Prepared]]:
+    """Rescore, then write the packets of `ids`, or of the best `top` picks.
+
+    Returns how many postings were rescored and what was prepared; UnknownPostings
+    when `ids` names a posting that does not exist.
+    """
+    async with store.connect(db) as conn:
+        rescored = await scoring.rescore(conn, profile, now)
+    chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
+    async with store.connect(db) as conn:
+        rows = await _rows(conn, chosen)
+        forms = await forms_for(conn, rows, now, deadline=deadline, client=client)
+        done = [await _packet(conn, home, row, bank, forms.get(row["id"]), now)
+                for row in rows]
+    return rescored, done
+
+
+def find_packet(home: Path, posting_id: int) -> Path | None:
+    """The posting's answers.json, when a packet was written."""
+    base = home / "applications"
+    for folder in sorted(base.glob(f"{posting_id}-*")) if base.is_dir() else ():
+        if (folder / "answers.json").is_file():
+            return folder / "answers.json"
+    return None

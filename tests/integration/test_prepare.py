@@ -1,0 +1,305 @@
+"""`jobtracker prepare` against a loopback Greenhouse board that serves its forms, and
+a Lever board (the standard set): packets, the form cache, failures, never-overwrite,
+and the nightly `jobtracker-tui --run` with the model server down."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from jobtracker import cli, proposals, store
+from jobtracker.config import load_profile
+from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.run import prepare
+from jobtracker.workspace import Workspace
+from tests.db import raw_connect
+from tests.servers.boards import (
+    BoardServer,
+    greenhouse_board,
+    greenhouse_form,
+    greenhouse_job,
+    lever_posting,
+)
+from tui.cli import main as tui_main
+
+NOW = "2026-11-30T06:00:00Z"
+ANSWERS = """\
+identity:
+  first_name: Ada
+  last_name: Lovelace
+  email: ada@example.org
+  phone: "+44 20 7946 0000"
+  location: London, UK
+  links: {linkedin: https://www.linkedin.com/in/ada, github: https://github.com/ada}
+work_authorization: "Yes"
+requires_sponsorship: "No"
+salary_expectation: "95,000 GBP"
+notice_period: "4 weeks"
+relocation: "No"
+eeo: decline
+questions:
+  - {match: "how did you hear", answer: "Your careers page"}
+"""
+RESUME = "# Ada Lovelace\n\nBuilt services in Python.\nLed a team of three.\n"
+JOBS = {11: "Staff Engineer", 12: "Senior Platform Engineer", 13: "Senior Data Engineer"}
+
+
+@pytest.fixture
+def server() -> Iterator[BoardServer]:
+    with BoardServer() as running:
+        running.set("/gh/acme", greenhouse_board([greenhouse_job(i, t) for i, t in JOBS.items()]))
+        running.set("/gh/acme/11?questions=true", greenhouse_form(11, JOBS[11]))
+        running.set("/gh/acme/12?questions=true", "oops", status=500)
+        running.set("/gh/acme/13?questions=true", "<html>not a form</html>")
+        running.set("/lv/kite", [lever_posting("k1", "Senior Backend Engineer", token="kite")])
+        yield running
+
+
+@pytest.fixture
+def home(ws: Workspace, server: BoardServer) -> Workspace:
+    (ws.home / "sources.yaml").write_text(
+        f"boards:\n  - {{ats: greenhouse, token: acme, company: Acme, "
+        f"url: '{server.url('/gh/acme')}'}}\n"
+        f"  - {{ats: lever, token: kite, company: Kite, url: '{server.url('/lv/kite')}'}}\n")
+    (ws.home / "profile.yaml").write_text("prose: Backend engineer\nlevels: [senior, staff]\n")
+    (ws.home / "answers.yaml").write_text(ANSWERS)
+    (ws.home / "resume.md").write_text(RESUME)
+    (ws.home / "config.yaml").write_text("llm: {url: 'http://127.0.0.1:9', retries: 1, "
+                                         "timeout: 2}\n")
+    assert cli.main(["--home", str(ws.home), "fetch"]) == 0
+    judge_everything(ws)
+    return ws
+
+
+def judge_everything(ws: Workspace) -> None:
+    """A verdict for every posting, as the judge would leave it (no model here)."""
+    prose = load_profile(ws / "profile.yaml").prose_hash
+    with raw_connect(ws.db) as conn:
+        verdicts = {"Staff Engineer": "strong", "Senior Backend Engineer": "good"}
+        for pid, title, digest in conn.execute(
+                "SELECT id, title, description_hash FROM postings").fetchall():
+            conn.execute(
+                "INSERT OR REPLACE INTO rankings (posting_id, unit_key, prose_hash, "
+                "description_hash, verdict, model, ranked_at) VALUES (?, 'k', ?, ?, ?, 'm', ?)",
+                (pid, prose, digest, verdicts.get(title, "partial"), NOW))
+
+
+def posting_id(ws: Workspace, title: str) -> int:
+    with raw_connect(ws.db) as conn:
+        return conn.execute("SELECT id FROM postings WHERE title = ?", (title,)).fetchone()[0]
+
+
+def run_prepare(ws: Workspace, capsys: pytest.CaptureFixture[str], *args: str) -> list[dict]:
+    assert cli.main(["--home", str(ws.home), "prepare", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def packet(ws: Workspace, item: dict) -> Path:
+    return ws.home / item["path"]
+
+
+def form_requests(server: BoardServer) -> list[str]:
+    return [r.path for r in server.requests if "questions=true" in r.path]
+
+
+def test_packets_are_filled_from_the_employers_form_and_answers_yaml(
+        home: Workspace, server: BoardServer, capsys: pytest.CaptureFixture[str]) -> None:
+    done = run_prepare(home, capsys)
+    by_title = {item["title"]: item for item in done}
+    assert done[0]["title"] == "Staff Engineer", "best match first"
+    assert set(by_title) == set(JOBS.values()) | {"Senior Backend Engineer"}
+    staff = by_title["Staff Engineer"]
+    assert staff["form"] == "greenhouse" and staff["form_error"] is None
+    folder = packet(home, staff)
+    assert folder.name == f"{staff['posting']}-acme-staff-engineer"
+    assert sorted(p.name for p in folder.iterdir()) == [
+        "answers.json", "answers.md", "posting.md", "resume.md"]   # no accepted letter
+    assert (folder / "resume.md").read_text() == RESUME
+    data = json.loads((folder / "answers.json").read_text())
+    assert data["posting"] == staff["posting"]
+    assert data["url"] == "https://boards.greenhouse.io/acme/jobs/11"
+    fields = {f["label"]: f for f in data["fields"]}
+    assert set(data["fields"][0]) >= {"label", "name", "type", "required", "answer", "source",
+                                      "resolved"}
+    assert (fields["First Name"]["answer"], fields["First Name"]["source"]) == (
+        "Ada", "identity.first_name")
+    assert fields["Resume/CV"]["answer"] == "resume.md"
+    assert fields["Resume/CV"]["source"] == "resume"
+    assert fields["Cover Letter"]["resolved"] is False
+    assert fields["Are you legally authorized to work in Germany?"]["answer"] == "Yes"
+    assert fields["Will you now or in the future require sponsorship for a work visa?"][
+        "answer"] == "No"
+    assert fields["How did you hear about this job?"]["source"] == "questions[0]"
+    assert fields["Location (City)"]["answer"] == "London, UK"
+    assert fields["Gender"]["answer"] == "Decline To Self Identify"
+    assert fields["Veteran Status"]["answer"] == "I don't wish to answer"
+    assert fields["What are your pronouns?"]["answer"] == ["I prefer not to answer"]
+    assert fields["Which languages do you write?"]["resolved"] is False
+    assert "Hidden" not in fields
+    assert data["unresolved_required"] == ["Why do you want to work at Acme?"]
+    text = (folder / "answers.md").read_text()
+    assert text.index("## Needs you") < text.index("## Fields")
+    assert "- ✗ Why do you want to work at Acme? (required)" in text
+    assert "Apply: https://boards.greenhouse.io/acme/jobs/11" in text
+    kite = by_title["Senior Backend Engineer"]
+    assert kite["form"] == "standard" and kite["form_error"] is None
+    assert kite["unresolved_required"] == []
+    assert sorted(form_requests(server)) == [f"/gh/acme/{i}?questions=true" for i in JOBS]
+
+
+def test_a_failed_form_is_recorded_and_that_posting_gets_the_standard_set(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    done = {item["title"]: item for item in run_prepare(home, capsys)}
+    assert done["Senior Platform Engineer"]["form"] == "standard"
+    assert "HTTP 500" in done["Senior Platform Engineer"]["form_error"]
+    assert done["Senior Data Engineer"]["form"] == "standard"
+    assert "JSON" in done["Senior Data Engineer"]["form_error"]
+    with raw_connect(home.db) as conn:
+        errors = dict(conn.execute("SELECT posting_id, error FROM forms WHERE form IS NULL"))
+    assert "HTTP 500" in errors[posting_id(home, "Senior Platform Engineer")]
+    answers = packet(home, done["Senior Platform Engineer"]) / "answers.md"
+    assert "the employer's form could not be read: HTTP 500" in answers.read_text()
+
+
+def test_a_hanging_form_fails_that_posting_only(home: Workspace, server: BoardServer) -> None:
+    server.set("/gh/acme/12?questions=true", greenhouse_form(12, JOBS[12]), delay=3)
+    bank = load_answers(home / "answers.yaml")
+
+    async def go() -> list:
+        _, done = await prepare(home.home, home.db, home.profile(), bank, NOW, top=5,
+                                deadline=0.5)
+        return done
+
+    done = {item.posting.title: item for item in asyncio.run(go())}
+    assert "deadline" in (done["Senior Platform Engineer"].form_error or "")
+    assert done["Staff Engineer"].resolution.kind == "greenhouse"
+
+
+def test_forms_are_cached_and_read_again_when_the_description_changes(
+        home: Workspace, server: BoardServer, capsys: pytest.CaptureFixture[str]) -> None:
+    staff = posting_id(home, "Staff Engineer")
+    run_prepare(home, capsys, str(staff))
+    run_prepare(home, capsys, str(staff))
+    assert form_requests(server) == ["/gh/acme/11?questions=true"], "the second read the cache"
+    with raw_connect(home.db) as conn:
+        conn.execute("UPDATE postings SET description = 'A new text.' WHERE id = ?", (staff,))
+    run_prepare(home, capsys, str(staff))
+    assert len(form_requests(server)) == 2
+
+
+def test_an_edited_packet_file_is_never_overwritten(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    staff = str(posting_id(home, "Staff Engineer"))
+    folder = packet(home, run_prepare(home, capsys, staff)[0])
+    (folder / "answers.md").write_text("my own notes\n")
+    (home.home / "answers.yaml").write_text(ANSWERS.replace("Ada", "Augusta"))
+    assert cli.main(["--home", str(home.home), "prepare", staff]) == 0
+    out = capsys.readouterr().out
+    assert "answers.md was edited by you: it is kept, the new version is answers.md.new" in out
+    assert (folder / "answers.md").read_text() == "my own notes\n"
+    assert "Augusta" in (folder / "answers.md.new").read_text()
+    assert "Augusta" in (folder / "answers.json").read_text(), "an unedited file is refreshed"
+
+
+def test_the_packet_resume_has_the_postings_accepted_edits(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    staff = posting_id(home, "Staff Engineer")
+
+    async def accept_an_edit() -> None:
+        async with store.connect(home.db) as conn:
+            async with store.write(conn):
+                pid = await proposals.create(
+                    conn, kind="resume_edit", task="tailor", unit_key="t1", summary="edit",
+                    now=NOW, posting_id=staff,
+                    payload={"original": "Built services in Python.",
+                             "replacement": "Built distributed services in Python.",
+                             "company": "Acme", "title": "Staff Engineer",
+                             "posting_id": staff})
+            await proposals.accept(conn, [pid], NOW, home.home)
+
+    asyncio.run(accept_an_edit())
+    folder = packet(home, run_prepare(home, capsys, str(staff))[0])
+    assert "Built distributed services in Python." in (folder / "resume.md").read_text()
+    assert (home.home / "resume.md").read_text() == RESUME, "the master is never touched"
+
+
+def test_picks_skip_applications_beyond_saved_and_honour_top(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    staff, kite = posting_id(home, "Staff Engineer"), posting_id(home, "Senior Backend Engineer")
+    assert cli.main(["--home", str(home.home), "status", str(staff), "applied"]) == 0
+    assert cli.main(["--home", str(home.home), "status", str(kite), "saved"]) == 0
+    capsys.readouterr()
+    done = run_prepare(home, capsys, "--top", "1")
+    assert [item["posting"] for item in done] == [kite]
+
+
+def test_unknown_postings_and_a_bad_answers_yaml_are_exit_2(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert cli.main(["--home", str(home.home), "prepare", "999"]) == 2
+    assert "no posting with id 999" in capsys.readouterr().err
+    (home.home / "answers.yaml").write_text("identity:\n  first_nam: Ada\n")
+    assert cli.main(["--home", str(home.home), "prepare"]) == 2
+    err = capsys.readouterr().err
+    assert "answers.yaml:2: identity.first_nam: unknown key" in err
+    assert not (home.home / "applications").exists()
+
+
+def test_the_nightly_run_prepares_packets_with_the_model_server_down(
+        home: Workspace, server: BoardServer, capsys: pytest.CaptureFixture[str]) -> None:
+    (home.home / "config.yaml").write_text(
+        "llm: {url: 'http://127.0.0.1:9', retries: 1, timeout: 2}\nprepare: {top: 2}\n")
+    assert tui_main(["--home", str(home.home), "--run"]) == 0
+    out = capsys.readouterr().out
+    assert out.rstrip().splitlines()[-1].startswith("No model: "), "the run's close stays last"
+    assert out.index("acme-staff-engineer/  the employer's form") < out.index("No model: ")
+    folders = sorted(p.name for p in (home.home / "applications").iterdir())
+    assert len(folders) == 2 and any(name.endswith("acme-staff-engineer") for name in folders)
+
+
+def test_prepare_top_0_switches_the_nightly_prepare_off(home: Workspace) -> None:
+    (home.home / "config.yaml").write_text("llm: {url: null}\nprepare: {top: 0}\n")
+    assert tui_main(["--home", str(home.home), "--run"]) == 0
+    assert not (home.home / "applications").exists()
+
+
+def test_prepare_asks_no_model_even_when_one_is_up(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.servers.model import ModelServer
+
+    with ModelServer() as model:
+        (home.home / "config.yaml").write_text(f"llm: {{url: '{model.url}'}}\n")
+        assert len(run_prepare(home, capsys)) == 4
+        assert model.requests == [], "prepare neither probes nor calls a model"
+
+
+def test_check_validates_answers_yaml_and_init_keeps_an_existing_one(
+        ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert "# identity:" in (ws.home / "answers.yaml").read_text(), "init wrote the example"
+    (ws.home / "answers.yaml").write_text("relocation: [no]\n")
+    assert cli.main(["--home", str(ws.home), "check"]) == 2
+    assert "answers.yaml:1: relocation: must be text" in capsys.readouterr().err
+    assert cli.main(["--home", str(ws.home), "init"]) == 0
+    assert (ws.home / "answers.yaml").read_text() == "relocation: [no]\n"
+
+
+def test_a_hostile_title_never_reaches_a_file_name(home: Workspace) -> None:
+    from jobtracker.prepare.packet import Posting, folder_for
+
+    hostile = Posting(7, "../../etc", "\x1b[31m[red]/x/../passwd", "", "", "", "greenhouse")
+    folder = folder_for(home.home, hostile)
+    assert folder.parent == home.home / "applications"
+    assert folder.name == "7-etc-31m-red-x-passwd"
+
+
+def test_a_bad_answers_yaml_at_the_end_of_a_run_is_one_timestamped_line(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    (home.home / "answers.yaml").write_text("eeo: male\n")
+    assert tui_main(["--home", str(home.home), "--run"]) == 0
+    out = capsys.readouterr().out
+    line = next(text for text in out.splitlines() if " prepare " in text)
+    assert "prepare not done: " in line and "answers.yaml:1: eeo: unknown value" in line
+    assert not (home.home / "applications").exists()

@@ -1,0 +1,114 @@
+"""Reading forms: Greenhouse's public shape, bounded and cleaned; answers.yaml validated."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.forms import MAX_FIELDS, Form, form_url, parse_greenhouse
+from jobtracker.sources import SourceError
+from jobtracker.yamlfile import ConfigError
+from tests.servers.boards import gh_field, gh_question, greenhouse_form
+
+CONTRACT_EXAMPLE = """\
+identity:
+  first_name: Ada
+  last_name: Lovelace
+  email: ada@example.org
+  phone: "+44 20 7946 0000"
+  location: London, UK
+  links: {linkedin: https://www.linkedin.com/in/ada, github: https://github.com/ada, website: https://ada.dev}
+work_authorization: "Yes"
+requires_sponsorship: "No"
+salary_expectation: "95,000 GBP"
+notice_period: "4 weeks"
+relocation: "No"
+eeo: decline
+questions:
+  - {match: "how did you hear", answer: "Your careers page"}
+"""
+
+
+def test_form_url_is_the_listing_path_plus_the_id_with_questions() -> None:
+    assert form_url("https://boards-api.greenhouse.io/v1/boards/acme/jobs?content=true",
+                    "123") == "https://boards-api.greenhouse.io/v1/boards/acme/jobs/123?questions=true"
+    assert form_url("http://127.0.0.1:8/gh/acme", "7") == "http://127.0.0.1:8/gh/acme/7?questions=true"
+
+
+def test_every_part_of_a_greenhouse_form_is_read_in_order() -> None:
+    form = parse_greenhouse(json.dumps(greenhouse_form(1, "Engineer")))
+    sections = [f.section for f in form.fields]
+    assert sections == sorted(sections, key=["questions", "location", "compliance",
+                                              "demographic"].index)
+    by_label = {f.label: f for f in form.fields}
+    assert by_label["Resume/CV"].type == "input_file", "the paste-instead textarea is dropped"
+    assert by_label["Are you legally authorized to work in Germany?"].options == ("Yes", "No")
+    assert by_label["What are your pronouns?"].options == ("she/her", "I prefer not to answer")
+    assert "Hidden" not in by_label
+    assert Form.from_json(json.loads(json.dumps(form.to_json()))) == form
+
+
+def test_hostile_labels_arrive_as_one_clean_line() -> None:
+    hostile = "[red]x[/red] \x1b[31mEvil\x1b[0m\n../../etc/passwd\u202e"
+    body = greenhouse_form(1, "E", questions=[gh_question(hostile, gh_field("q"))])
+    label = parse_greenhouse(body).fields[0].label
+    assert "\x1b" not in label and "\n" not in label and "\u202e" not in label
+    assert label.startswith("[red]x[/red]"), "kept literally; the TUI never reads it as markup"
+
+
+def test_a_500_question_form_is_bounded_and_unknown_types_kept() -> None:
+    questions = [gh_question(f"Q{i}", gh_field(f"q{i}", "date_picker" if i == 0 else "input_text",
+                                               [str(n) for n in range(1000)]))
+                 for i in range(500)]
+    form = parse_greenhouse(greenhouse_form(1, "E", questions=questions))
+    assert len(form.fields) == MAX_FIELDS and form.cut > 0
+    assert form.fields[0].type == "date_picker"
+    assert max(len(f.options) for f in form.fields) == 200
+
+
+@pytest.mark.parametrize("body", [b"<html>", b"[]", b'{"questions": "no"}', b"{}"])
+def test_a_body_that_is_no_form_is_a_source_error(body: bytes) -> None:
+    with pytest.raises(SourceError):
+        parse_greenhouse(body)
+
+
+def test_garbage_inside_a_form_is_skipped_not_fatal() -> None:
+    form = parse_greenhouse({"questions": [1, None, {"label": 5, "fields": [3, {"type": 9}]},
+                                           gh_question("Email", gh_field("email"))],
+                             "compliance": "x", "demographic_questions": [None]})
+    assert [f.label for f in form.fields][-1] == "Email"
+
+
+def test_the_template_is_empty_and_its_example_is_the_documented_one(tmp_path: Path) -> None:
+    path = tmp_path / "answers.yaml"
+    path.write_text(CONTRACT_EXAMPLE)
+    documented = load_answers(path)
+    assert documented.get("identity.links.website") == "https://ada.dev"
+    assert documented.eeo == "decline"
+    assert documented.questions[0].match == ("how", "did", "you", "hear")
+    template = (Path(__file__).parents[2] / "jobtracker/templates/answers.yaml").read_text()
+    path.write_text(template)
+    assert load_answers(path) == type(documented)(), "init's file answers nothing by itself"
+    lines = template.splitlines()
+    example = [line[2:] for line in lines[lines.index("# identity:"):] if line.startswith("# ")]
+    path.write_text("\n".join(example) + "\n")
+    assert load_answers(path) == documented
+
+
+@pytest.mark.parametrize(("text", "where"), [
+    ("identity:\n  first_nam: Ada\n", "answers.yaml:2: identity.first_nam: unknown key"),
+    ("work_authorization: yes\n", "answers.yaml:1: work_authorization: must be text"),
+    ("eeo: male\n", "answers.yaml:1: eeo: unknown value"),
+    ("questions:\n  - {match: '', answer: x}\n", "answers.yaml:2: questions[0].match"),
+    ("questions: {a: b}\n", "answers.yaml:1: questions: must be a list"),
+])
+def test_answers_yaml_errors_name_file_line_and_field(tmp_path: Path, text: str,
+                                                      where: str) -> None:
+    path = tmp_path / "answers.yaml"
+    path.write_text(text)
+    with pytest.raises(ConfigError) as error:
+        load_answers(path)
+    assert where in str(error.value)

@@ -1,0 +1,216 @@
+"""The packet screen: one posting's application form, field by field, with its answers.
+
+What it shows is the packet's `answers.json`, as `jobtracker prepare` wrote it; a
+posting without a packet is prepared first (no model: jobtracker/prepare/). `c`
+copies the selected answer and `u` the apply URL through the terminal's clipboard
+escape (OSC 52), so both work over SSH; `A` marks the application applied, with
+`prepare` as the change's source. Labels come from the employer and are shown
+literally (`tui.literal`), never read as markup.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
+
+from jobtracker import applications, store
+from jobtracker.clock import now_iso
+from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.run import find_packet, prepare
+from jobtracker.store import StoreError
+from jobtracker.yamlfile import ConfigError
+from tui.literal import block, line
+
+if TYPE_CHECKING:
+    from tui.app import JobtrackerApp
+
+PREPARE = applications.Source("prepare")
+MARKS = {"done": Text("✓", style="green"), "missing": Text("✗", style="bold red"),
+         "optional": Text("·", style="dim")}
+
+
+def answer_text(field: dict[str, Any]) -> str:
+    answer = field.get("answer")
+    if isinstance(answer, list):
+        return ", ".join(str(a) for a in answer)
+    return "" if answer is None else str(answer)
+
+
+def mark_of(field: dict[str, Any]) -> str:
+    if field.get("resolved"):
+        return "done"
+    return "missing" if field.get("required") else "optional"
+
+
+def field_detail(field: dict[str, Any]) -> Group:
+    label = line(field.get("label"), style="bold")
+    if field.get("required"):
+        label.append("  required", style="yellow")
+    parts = [label]
+    if field.get("resolved"):
+        answer = Text("answer: ", style="bold")
+        answer.append_text(block(answer_text(field)))
+        parts += [answer, line(f"from {field.get('source')}", style="dim")]
+    else:
+        parts.append(line(f"unresolved: {field.get('note') or 'no answer'}", style="red"))
+    options = field.get("options") or []
+    if options:
+        parts.append(line("options: " + " | ".join(str(o) for o in options[:12]), style="dim"))
+    parts.append(line(f"{field.get('type')} · {field.get('name')} · {field.get('section')}",
+                      style="dim"))
+    return Group(*parts)
+
+
+class PacketScreen(Screen[None]):
+    HELP_TITLE = "Packet"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "move(1)", "Next", id="packet.next", show=False, tooltip="the next field"),
+        Binding("k", "move(-1)", "Previous", id="packet.previous", show=False,
+                tooltip="the previous field"),
+        Binding("c", "copy_answer", "Copy answer", id="packet.copy",
+                tooltip="copy the selected field's answer to the clipboard (OSC 52)"),
+        Binding("u", "copy_url", "Copy URL", id="packet.url",
+                tooltip="copy the apply URL to the clipboard (OSC 52)"),
+        Binding("A", "applied", "Applied", id="packet.applied",
+                tooltip="mark the application applied"),
+        Binding("escape", "back", "Back", id="packet.back", tooltip="back to the matches"),
+    ]
+
+    app: JobtrackerApp
+
+    def __init__(self, posting_id: int, label: str) -> None:
+        super().__init__()
+        self.posting_id = posting_id
+        self.label = label
+        self.packet: dict[str, Any] | None = None
+
+    def compose(self):
+        yield Static(line(f" Packet ─ {self.label}", style="bold"), id="packet-summary")
+        with Vertical(id="packet-pane", classes="pane"):
+            yield DataTable(id="packet-table", cursor_type="row", zebra_stripes=False)
+        with VerticalScroll(id="packet-detail", classes="pane"):
+            yield Static(id="packet-field")
+        yield Static(id="packet-status", markup=False)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#packet-pane").border_title = "Fields, in form order"
+        self.query_one("#packet-detail").border_title = "Field"
+        table = self.query_one(DataTable)
+        for label, key in (("", "mark"), ("field", "field"), ("answer", "answer"),
+                           ("from", "source")):
+            table.add_column(label, key=key)
+        table.focus()
+        self.say("reading the packet…")
+        self.load()
+
+    @property
+    def fields(self) -> list[dict[str, Any]]:
+        return list(self.packet.get("fields") or []) if self.packet else []
+
+    @property
+    def current(self) -> dict[str, Any] | None:
+        table, fields = self.query_one(DataTable), self.fields
+        return fields[table.cursor_row] if 0 <= table.cursor_row < len(fields) else None
+
+    def say(self, message: str) -> None:
+        self.query_one("#packet-status", Static).update(line(message))
+
+    @work(exclusive=True, group="packet-load", exit_on_error=False)
+    async def load(self) -> None:
+        found = find_packet(self.app.setup.ws.home, self.posting_id)
+        if found is None:
+            self.say("preparing the packet (no model)…")
+            try:
+                ws = self.app.setup.ws
+                await prepare(ws.home, self.app.db, self.app.setup.profile,
+                              load_answers(ws / "answers.yaml"), now_iso(),
+                              ids=[self.posting_id])
+            except ConfigError as exc:   # the file's name, not its long path: one short line
+                where = f"{exc.path.name}:{exc.line}" if exc.line else exc.path.name
+                what = f"{exc.field}: {exc.message}" if exc.field else exc.message
+                self.say(f"cannot prepare: {where}: {what}")
+                return
+            except StoreError as exc:
+                self.say(f"cannot prepare: {exc}")
+                return
+            found = find_packet(self.app.setup.ws.home, self.posting_id)
+        try:
+            self.packet = json.loads(found.read_text(encoding="utf-8")) if found else None
+        except (OSError, ValueError) as exc:
+            self.say(f"cannot read the packet: {exc}")
+            return
+        self.show()
+
+    def show(self) -> None:
+        table = self.query_one(DataTable)
+        table.clear()
+        for index, field in enumerate(self.fields):
+            table.add_row(MARKS[mark_of(field)],
+                          line(str(field.get("label") or "") +
+                               ("*" if field.get("required") else ""), 27),
+                          line(answer_text(field) or "—", 21), line(field.get("source"), 20),
+                          key=str(index))
+        missing = (self.packet or {}).get("unresolved_required") or []
+        form = "employer's form" if (self.packet or {}).get("form") == "greenhouse" \
+            else "standard set"
+        summary = line(f" Packet ─ {self.label}", style="bold")
+        summary.append(f" ─ {form}, {len(missing)} required left" if missing
+                       else f" ─ {form}, all required answered")
+        self.query_one("#packet-summary", Static).update(summary)
+        self.say(f"apply: {(self.packet or {}).get('url') or 'no URL'}")
+        self._detail()
+
+    @on(DataTable.RowHighlighted)
+    def _detail(self) -> None:
+        field = self.current
+        self.query_one("#packet-field", Static).update(
+            field_detail(field) if field else Text(""))
+
+    def action_move(self, step: int) -> None:
+        table = self.query_one(DataTable)
+        if step > 0:
+            table.action_cursor_down()
+        else:
+            table.action_cursor_up()
+
+    def action_copy_answer(self) -> None:
+        field = self.current
+        if field is None or not field.get("resolved"):
+            self.say("nothing to copy: this field has no answer")
+            return
+        self.app.copy_to_clipboard(answer_text(field))
+        self.say(f"copied the answer to {line(field.get('label'), 40).plain}")
+
+    def action_copy_url(self) -> None:
+        url = (self.packet or {}).get("url")
+        if not url:
+            self.say("this posting has no apply URL")
+            return
+        self.app.copy_to_clipboard(str(url))
+        self.say("copied the apply URL")
+
+    @work(exclusive=True, group="packet-applied", exit_on_error=False)
+    async def action_applied(self) -> None:
+        async with store.connect(self.app.db) as conn, store.write(conn):
+            found = await applications.find(conn, posting_id=self.posting_id)
+            current = found.status if found else None
+            if not applications.status_change_applies(current, "applied"):
+                # Never takes an interview back to 'applied', nor writes a non-change.
+                self.say(f"{self.label}: already {current}; not changed")
+                return
+            change = await applications.set_status(conn, "applied", now_iso(), PREPARE,
+                                                   posting_id=self.posting_id)
+        was = "new application" if change.created else f"was {change.before}"
+        self.say(f"{self.label}: applied ({was})")
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
