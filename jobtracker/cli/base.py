@@ -70,13 +70,18 @@ def add_home(parser: argparse.ArgumentParser, top: bool) -> None:
              "$XDG_DATA_HOME/jobtracker)")
 
 
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """--llm-url or --gguf, and --concurrency: the model and its politeness for one run."""
+def add_model_options(parser: argparse.ArgumentParser) -> None:
+    """--llm-url or --gguf: which model answers, for this command only."""
     model = parser.add_mutually_exclusive_group()
     model.add_argument("--llm-url", metavar="URL", help="model server base URL for this run "
                        "(instead of config.yaml's llm.url or llm.gguf)")
     model.add_argument("--gguf", metavar="PATH", help="serve this GGUF model file with an "
                        "embedded llama.cpp server for this run (needs the [local] extra)")
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """The model (add_model_options) and --concurrency, its politeness, for one run."""
+    add_model_options(parser)
     parser.add_argument("--concurrency", type=positive_int, metavar="N",
                         help="units in flight at once, all tasks together")
 

@@ -15,7 +15,14 @@ import json
 import sys
 from datetime import datetime
 
-from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, add_home, command, positive_int
+from jobtracker.cli.base import (
+    EXIT_ALL_FAILED,
+    EXIT_OK,
+    add_home,
+    add_model_options,
+    command,
+    positive_int,
+)
 from jobtracker.modelcheck import format_text, run_check
 from jobtracker.modelcheck.adapter import load_setup
 from jobtracker.workers.reporters import ascii_line
@@ -28,11 +35,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
                                              "set and your past decisions")
     add_home(check, top=False)
     check.add_argument("--json", action="store_true", help="one JSON object on stdout")
-    model = check.add_mutually_exclusive_group()
-    model.add_argument("--llm-url", metavar="URL", help="check this model server instead of "
-                       "config.yaml's llm.url or llm.gguf")
-    model.add_argument("--gguf", metavar="PATH", help="check this GGUF model file, served "
-                       "by an embedded llama.cpp server (needs the [local] extra)")
+    add_model_options(check)
     check.add_argument("--items", type=positive_int, metavar="N",
                        help="at most N evaluation items per task (default: all)")
 
