@@ -19,7 +19,6 @@ from pathlib import Path
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.config import Board, load_sources
-from jobtracker.download import DownloadError, download, make_client
 from jobtracker.sources import REGISTRY
 from jobtracker.sources.base import LISTING_ONLY
 from jobtracker.text import one_line
@@ -159,6 +158,8 @@ def _company(found: Recognised) -> str:
 
 
 async def _count(board: Board) -> int:
+    from jobtracker.download import download, make_client  # the HTTP client, only for --check
+
     url = board.url or REGISTRY[board.ats].default_url(board.token)
     async with make_client() as client:
         got = await download(client, REGISTRY[board.ats].start(board, url, LISTING_ONLY))
@@ -189,6 +190,8 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     print(f"added {board.name} ({board.company}) to {path}")
     if not args.check:
         return EXIT_OK
+    from jobtracker.download import DownloadError
+
     try:
         count = asyncio.run(_count(board))
     except DownloadError as exc:

@@ -5,11 +5,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
-from jobtracker.fetch import BoardResult, UnknownSource, fetch_workspace, select_targets
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:
+    from jobtracker.fetch import BoardResult
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -67,6 +70,8 @@ def summary_table(results: list[BoardResult]) -> str:
 @command("fetch", "fetch boards and feeds, upsert postings, mark vanished ones closed",
          _configure)
 def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker.fetch import UnknownSource, fetch_workspace, select_targets
+
     sources = ws.sources()
     path = ws / "sources.yaml"
     if not sources.boards and not sources.feeds:

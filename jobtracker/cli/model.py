@@ -23,8 +23,6 @@ from jobtracker.cli.base import (
     command,
     positive_int,
 )
-from jobtracker.modelcheck import format_text, run_check
-from jobtracker.modelcheck.adapter import load_setup
 from jobtracker.workers.reporters import ascii_line
 from jobtracker.workspace import Workspace
 
@@ -46,6 +44,10 @@ def _progress(line: str) -> None:
 
 @command("model", "check whether the configured model can do the work", _configure)
 def cmd_model(args: argparse.Namespace, ws: Workspace) -> int:
+    # Imported here: the check's evaluation set and clients load only when it runs.
+    from jobtracker.modelcheck import format_text, run_check
+    from jobtracker.modelcheck.adapter import load_setup
+
     setup = load_setup(ws, args.llm_url, args.gguf)
     if setup.config.llm.gguf is not None:
         _progress(f"model check: starting the embedded model {setup.config.llm.gguf.name}; "

@@ -8,17 +8,19 @@ import asyncio
 import json
 import sys
 from datetime import datetime
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
 from jobtracker.clock import now_iso
 from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.run import Prepared, UnknownPostings, prepare
 from jobtracker.store import StoreError
 from jobtracker.text import one_line
 from jobtracker.workers.reporters import ascii_line
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
+
+if TYPE_CHECKING:   # the packet code (and its HTTP client) loads when prepare runs
+    from jobtracker.prepare.run import Prepared
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -49,6 +51,8 @@ def describe(item: Prepared) -> list[str]:
 
 def run_prepare(ws: Workspace, top: int, ids: list[int]) -> list[str]:
     """Load what prepare reads (a ConfigError for a bad file), prepare; the lines to say."""
+    from jobtracker.prepare.run import prepare
+
     bank = load_answers(ws / "answers.yaml")
     profile = ws.profile()
     rescored, done = asyncio.run(prepare(ws.home, ws.db, profile, bank, now_iso(),
@@ -67,6 +71,8 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
     if args.postings and args.top:
         print("jobtracker: prepare takes --top N or POSTING ids, not both", file=sys.stderr)
         return EXIT_USAGE
+    from jobtracker.prepare.run import UnknownPostings, prepare
+
     top = args.top or ws.config().prepare.top or 5
     try:
         if args.json:
