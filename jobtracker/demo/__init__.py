@@ -27,9 +27,9 @@ from jobtracker.workspace import Workspace
 
 from .load import DemoDataError, data_dir, load_postings
 
-# The workspace files the demo ships; `Workspace.init` adds the rest (answers.yaml).
+# The workspace files the demo ships; `Workspace.init` adds any the demo does not.
 DEMO_FILES = ("config.yaml", "profile.yaml", "sources.yaml", "plugins.yaml", "resume.md",
-              "keywords.yaml", "coverletter.md")
+              "keywords.yaml", "coverletter.md", "answers.yaml")
 MAILDIR = "Maildir"
 DEMO_MODEL = "jobtracker-demo"
 

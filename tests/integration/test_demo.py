@@ -50,7 +50,7 @@ def test_init_demo_creates_every_file_and_a_private_maildir(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "demo"
     out = init_demo(home, capsys)
-    for name in (*DEMO_FILES, "answers.yaml", "jobtracker.db"):
+    for name in (*DEMO_FILES, "jobtracker.db"):
         assert (home / name).is_file(), name
         assert f"created {home / name}" in out
     ws = Workspace(home)
@@ -199,3 +199,20 @@ def test_demo_with_a_broken_config_exits_2_naming_the_file(tmp_path: Path) -> No
     result = run_tui("--demo", "--run", "--home", str(home))
     assert result.returncode == 2
     assert "config.yaml:2" in result.stderr and "timout" in result.stderr
+
+
+def test_the_demo_ships_an_answer_bank_that_fills_a_packet(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    home = tmp_path / "demo"
+    init_demo(home, capsys)
+    from jobtracker.prepare.answers import load_answers
+
+    bank = load_answers(home / "answers.yaml")
+    assert bank.get("identity.first_name") == "Sam"
+    result = run_tui("--demo", "--run", "--home", str(home))
+    assert result.returncode == 0, result.stderr
+    packets = sorted((home / "applications").glob("*/answers.json"))
+    assert packets, result.stdout
+    fields = json.loads(packets[0].read_text())["fields"]
+    answered = {f["label"]: f["answer"] for f in fields if f["resolved"]}
+    assert answered.get("First name") == "Sam" and answered.get("Email") == "sam.rivera@example.org"
