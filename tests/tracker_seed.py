@@ -3,6 +3,7 @@ at chosen times, and mail linked to them."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import aiosqlite
@@ -37,6 +38,6 @@ async def message(conn: aiosqlite.Connection, key: str, at: str, *, posting: int
         (key, key, subject, at, company, posting, at, state))
 
 
-async def seeded(db: Path, body) -> None:   # noqa: ANN001 - an async callable of the conn
+async def seeded(db: Path, body: Callable[[aiosqlite.Connection], Awaitable[None]]) -> None:
     async with store.connect(db) as conn, store.write(conn):
         await body(conn)

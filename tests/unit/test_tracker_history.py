@@ -18,7 +18,7 @@ from tests.tracker_seed import postings, set_status
 T1, T2, T3 = "2026-10-01T09:00:00Z", "2026-10-05T09:00:00Z", "2026-10-09T09:00:00Z"
 
 
-async def _history(conn) -> list[tuple]:   # noqa: ANN001
+async def _history(conn) -> list[tuple]:
     return [tuple(r) for r in await conn.execute_fetchall(
         "SELECT application_id, at, from_status, to_status, source, proposal_id, evidence, "
         "message_at FROM application_history ORDER BY id")]
