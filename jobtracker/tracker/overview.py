@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date, timedelta
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from jobtracker.applications import PROGRESSION
@@ -25,25 +26,14 @@ if TYPE_CHECKING:
 
 SENT = PROGRESSION[1:]   # statuses that mean the application went out
 
-# Linked mail per application. Two arms, each served by its own index: by posting,
-# and by company for mail that names no posting.
-LINKED = """
-linked AS (
-    SELECT a.id AS app, m.sent_at, m.state FROM applications AS a
-    JOIN messages AS m ON m.posting_id = a.posting_id
-    WHERE m.posting_id IS NOT NULL AND m.state IS NOT 'not_application'
-    UNION ALL
-    SELECT a.id, m.sent_at, m.state FROM applications AS a
-    JOIN messages AS m ON m.company = a.company COLLATE NOCASE
-    WHERE m.posting_id IS NULL AND m.company IS NOT NULL AND a.company != ''
-      AND m.state IS NOT 'not_application'
-)"""
-
+_SENT = ", ".join(f"'{s}'" for s in SENT)
+# One pass over the covering history index: when each application first went out,
+# its last change, and which later stages it ever reached.
 HISTORY = f"""
 hist AS (
     SELECT application_id AS app,
-           MIN(CASE WHEN to_status IN ({", ".join(f"'{s}'" for s in SENT)})
-               THEN COALESCE(message_at, at) END) AS applied_at,
+           MIN(CASE WHEN to_status IN ({_SENT}) THEN COALESCE(message_at, at) END)
+               AS applied_at,
            MAX(at) AS changed_at,
            MAX(to_status = 'screening') AS screened,
            MAX(to_status = 'interviewing') AS interviewed,
@@ -51,30 +41,37 @@ hist AS (
     FROM application_history GROUP BY application_id
 )"""
 
-# Replies: linked mail from the day the application went out, acknowledgements aside
-# (a form letter that confirms receipt is not an answer).
+# Linked mail, asked per application of each of the two covering indexes: by posting,
+# and by company for mail that names no posting. `{pick}` is MAX (the last contact) or
+# MIN (the first reply: from the day it went out, acknowledgements aside — a form
+# letter confirming receipt is not an answer).
+_BY_POSTING = """(SELECT {pick}(m.sent_at) FROM messages AS m
+    WHERE m.posting_id = a.posting_id AND m.posting_id IS NOT NULL
+      AND m.state IS NOT 'not_application' {reply})"""
+_BY_COMPANY = """(SELECT {pick}(m.sent_at) FROM messages AS m
+    WHERE m.posting_id IS NULL AND m.company IS NOT NULL AND a.company != ''
+      AND m.company = a.company COLLATE NOCASE
+      AND m.state IS NOT 'not_application' {reply})"""
+_REPLY = "AND m.sent_at >= COALESCE(h.applied_at, '') AND m.state IS NOT 'acknowledgement'"
+MAIL = ", ".join(arm.format(pick=pick, reply=reply)
+                 for pick, reply in (("MAX", ""), ("MIN", _REPLY))
+                 for arm in (_BY_POSTING, _BY_COMPANY))
+
 ROWS = f"""
-WITH {HISTORY.strip()}, {LINKED.strip()},
-mail AS (
-    SELECT l.app, MAX(l.sent_at) AS last_contact,
-           MIN(CASE WHEN l.state IS NOT 'acknowledgement'
-                     AND l.sent_at >= COALESCE(h.applied_at, '') THEN l.sent_at END)
-               AS first_reply
-    FROM linked AS l LEFT JOIN hist AS h ON h.app = l.app GROUP BY l.app
-)
+WITH {HISTORY.strip()},
+tailored AS (SELECT DISTINCT posting_id FROM proposals
+             WHERE kind = 'resume_edit' AND state = 'accepted' AND posting_id IS NOT NULL)
 SELECT a.id, a.posting_id, COALESCE(NULLIF(p.company, ''), a.company) AS company,
        COALESCE(p.title, '') AS title, a.status, COALESCE(p.url, '') AS url,
-       h.applied_at, h.changed_at, mail.last_contact, mail.first_reply,
-       COALESCE(h.screened, 0), COALESCE(h.interviewed, 0), COALESCE(h.offered, 0),
-       p.closed_at, b.source, b.token, r.verdict, a.updated_at,
-       EXISTS (SELECT 1 FROM proposals AS q WHERE q.kind = 'resume_edit'
-               AND q.state = 'accepted' AND q.posting_id = a.posting_id) AS tailored
+       h.applied_at, h.changed_at, h.screened, h.interviewed, h.offered, p.closed_at,
+       b.source, b.token, r.verdict, a.updated_at,
+       t.posting_id IS NOT NULL, {MAIL}
 FROM applications AS a
+LEFT JOIN hist AS h ON h.app = a.id
 LEFT JOIN postings AS p ON p.id = a.posting_id
 LEFT JOIN boards AS b ON b.id = p.board_id
 LEFT JOIN rankings AS r ON r.posting_id = a.posting_id
-LEFT JOIN hist AS h ON h.app = a.id
-LEFT JOIN mail ON mail.app = a.id
+LEFT JOIN tailored AS t ON t.posting_id = a.posting_id
 """
 
 
@@ -117,7 +114,12 @@ class Row:
 
 def day(stamp: str | None) -> date | None:
     """The UTC calendar day of a stored time (or of a `YYYY-MM-DD` date)."""
-    return date.fromisoformat(stamp[:10]) if stamp else None
+    return _day(stamp[:10]) if stamp else None
+
+
+@lru_cache(maxsize=4096)   # thousands of rows share a few hundred days
+def _day(text: str) -> date:
+    return date.fromisoformat(text)
 
 
 def followup_due(status: str, activity: str | None, followup: Followup) -> date | None:
@@ -128,15 +130,26 @@ def followup_due(status: str, activity: str | None, followup: Followup) -> date 
     return start + timedelta(days=days) if days and start else None
 
 
+def _latest(a: str | None, b: str | None) -> str | None:
+    return a if (a or "") >= (b or "") else b
+
+
+def _earliest(a: str | None, b: str | None) -> str | None:
+    if a and b:
+        return min(a, b)
+    return a or b
+
+
 def _row(raw: Any, followup: Followup, today: date) -> Row:
-    source = f"{raw[14]}:{raw[15]}" if raw[14] else None
-    changed = raw[7] or raw[17]
-    activity = max(changed or "", raw[8] or "") or None
-    due_on = followup_due(raw[4], activity, followup)
+    source = f"{raw[12]}:{raw[13]}" if raw[12] else None
+    changed = raw[7] or raw[15]
+    contact = _latest(raw[17], raw[18])
+    due_on = followup_due(raw[4], _latest(changed, contact), followup)
     return Row(int(raw[0]), raw[1], str(raw[2] or ""), str(raw[3] or ""), str(raw[4]),
-               str(raw[5] or ""), raw[6], changed, raw[8], raw[9], bool(raw[10]),
-               bool(raw[11]), bool(raw[12]), raw[13], source, raw[16], bool(raw[18]),
-               due_on.isoformat() if due_on else None, bool(due_on and due_on <= today))
+               str(raw[5] or ""), raw[6], changed, contact, _earliest(raw[19], raw[20]),
+               bool(raw[8]), bool(raw[9]), bool(raw[10]), raw[11], source, raw[14],
+               bool(raw[16]), due_on.isoformat() if due_on else None,
+               bool(due_on and due_on <= today))
 
 
 async def load_rows(conn: aiosqlite.Connection, followup: Followup, today: date, *,
@@ -144,7 +157,9 @@ async def load_rows(conn: aiosqlite.Connection, followup: Followup, today: date,
     """Every application (or one), most recent activity first."""
     where, args = ("WHERE a.id = ?", (application_id,)) if application_id is not None \
         else ("", ())
-    raws = await conn.execute_fetchall(ROWS + where, args)
+    cursor = await conn.execute(ROWS + where, args)
+    cursor.row_factory = None   # plain tuples: 5,000 sqlite3.Row objects cost more
+    raws = await cursor.fetchall()
     rows = [_row(raw, followup, today) for raw in raws]
     rows.sort(key=lambda r: (r.activity, r.id), reverse=True)
     return rows

@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from textual.widgets import OptionList
 
 from jobtracker import store
 from jobtracker.runner import load_setup
@@ -26,6 +25,7 @@ from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
 from tui.screens.applications import ApplicationsScreen, NoteInput, TimelineScreen
 from tui.screens.matches import StatusPicker
+from tui.widgets.pipeline import PipelineList
 
 SIZE = (80, 24)
 
@@ -67,9 +67,8 @@ async def test_t_groups_by_status_with_counts_due_marks_and_the_funnel(
         await pilot.pause(0.4)
         assert "1 due · " in screen_text(app)       # Bolt: 28 days after Nov 1
         screen = await _open(pilot)
-        listing = screen.query_one(OptionList)
-        ids = [listing.get_option_at_index(i).id for i in range(listing.option_count)]
-        assert ids == ["group:interviewing", "3", "group:applied", "1", "2"]
+        ids = [line.key for line in screen.query_one(PipelineList).lines]
+        assert ids == [None, "3", None, "1", "2"]
         text = screen_text(app)
         assert "interviewing (1)" in text and "applied (2) · 1 due" in text
         assert "Applications ─ 3 · 1 due" in text

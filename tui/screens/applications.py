@@ -17,8 +17,7 @@ from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, Input, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.widgets import Footer, Input, Static
 
 from jobtracker.config import STATUSES
 from jobtracker.tracker import store as tracked
@@ -28,6 +27,7 @@ from jobtracker.tracker.timeline import Timeline
 from tui.app import styles_dir
 from tui.literal import line
 from tui.screens.matches import StatusPicker
+from tui.widgets.pipeline import Line, PipelineList
 
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
@@ -94,7 +94,7 @@ class ApplicationsScreen(Screen[None]):
         yield Static(id="apps-summary")
         with Horizontal(id="apps-body"):
             with Vertical(id="apps-pane", classes="pane"):
-                yield OptionList(id="apps-list")
+                yield PipelineList(id="apps-list")
             with Vertical(id="funnel-pane", classes="pane"):
                 yield Static(id="funnel")
         yield Static(id="apps-status", markup=False)
@@ -107,7 +107,7 @@ class ApplicationsScreen(Screen[None]):
     def on_mount(self) -> None:
         self.query_one("#apps-pane").border_title = "Pipeline"
         self.query_one("#funnel-pane").border_title = "Funnel"
-        self.query_one(OptionList).focus()
+        self.query_one(PipelineList).focus()
         self.reload()
 
     @work(exclusive=True, group="applications-load", exit_on_error=False)
@@ -119,7 +119,7 @@ class ApplicationsScreen(Screen[None]):
         groups: dict[str, list[Row]] = {status: [] for status in ORDER}
         for row in found.rows:
             groups[row.status].append(row)
-        options: list[Option] = []
+        lines: list[Line] = []
         self.rows = {}
         for status in ORDER:
             members = groups[status]
@@ -129,17 +129,11 @@ class ApplicationsScreen(Screen[None]):
             title = Text(f"{status} ({len(members)})", style="bold")
             if due:
                 title.append(f" · {due} due", style="yellow")
-            options.append(Option(title, id=f"group:{status}", disabled=True))
+            lines.append(Line(title))
             for row in members:
                 self.rows[str(row.id)] = row
-                options.append(Option(row_text(row, self.today), id=str(row.id)))
-        listing = self.query_one(OptionList)
-        listing.set_options(options)
-        ids = [o.id for o in options]
-        if keep is not None and str(keep) in ids:
-            listing.highlighted = ids.index(str(keep))
-        elif self.rows:
-            listing.action_first()
+                lines.append(Line(row_text(row, self.today), str(row.id)))
+        self.query_one(PipelineList).set_lines(lines, None if keep is None else str(keep))
         summary = Text(" Applications ─ ", style="bold")
         due = found.summary["due"]
         summary.append(f"{len(found.rows)} · {due} due" if found.rows else
@@ -149,10 +143,7 @@ class ApplicationsScreen(Screen[None]):
 
     @property
     def current(self) -> Row | None:
-        listing = self.query_one(OptionList)
-        if listing.highlighted is None:
-            return None
-        return self.rows.get(listing.get_option_at_index(listing.highlighted).id or "")
+        return self.rows.get(self.query_one(PipelineList).current or "")
 
     def say(self, message: str) -> None:
         self.query_one("#apps-status", Static).update(line(message))
@@ -163,16 +154,12 @@ class ApplicationsScreen(Screen[None]):
         return True
 
     def action_move(self, step: int) -> None:
-        listing = self.query_one(OptionList)
-        if step > 0:
-            listing.action_cursor_down()
-        else:
-            listing.action_cursor_up()
+        self.query_one(PipelineList).action_move(step)
 
     def action_back(self) -> None:
         self.app.pop_screen()
 
-    @on(OptionList.OptionSelected)
+    @on(PipelineList.Selected)
     def _selected(self) -> None:
         self.action_open()
 

@@ -40,7 +40,9 @@ CREATE TABLE application_history (
     evidence       TEXT,
     message_at     TEXT
 );
-CREATE INDEX application_history_by_application ON application_history (application_id, at);
+-- Covering what the list derives (first `applied`, last change), so it never reads the table.
+CREATE INDEX application_history_by_application
+    ON application_history (application_id, at, to_status, message_at);
 
 -- Existing applications get their current status as a first history row, dated when
 -- it was set; from the accepted proposal that set it when one did, else by hand.
@@ -69,6 +71,8 @@ CREATE INDEX application_notes_by_application ON application_notes (application_
 
 -- 4. Mail linked to an application, by posting or (unlinked to a posting) by company:
 --    the timeline and the last-contact date read these, never the whole table.
-CREATE INDEX messages_by_posting ON messages (posting_id, sent_at) WHERE posting_id IS NOT NULL;
-CREATE INDEX messages_by_company ON messages (company COLLATE NOCASE, sent_at)
+--    Both cover what the list asks (the latest and the first reply), state included.
+CREATE INDEX messages_by_posting ON messages (posting_id, sent_at, state)
+    WHERE posting_id IS NOT NULL;
+CREATE INDEX messages_by_company ON messages (company COLLATE NOCASE, sent_at, state)
     WHERE posting_id IS NULL AND company IS NOT NULL;
