@@ -10,6 +10,7 @@ applications` prints — and every change goes through `jobtracker.applications`
 from __future__ import annotations
 
 from datetime import date
+from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
@@ -24,7 +25,6 @@ from jobtracker.tracker import store as tracked
 from jobtracker.tracker.funnel import bars, counted
 from jobtracker.tracker.overview import Row, day
 from jobtracker.tracker.timeline import Timeline
-from tui.app import styles_dir
 from tui.literal import line
 from tui.screens.matches import StatusPicker
 from tui.widgets.pipeline import Line, PipelineList
@@ -67,7 +67,6 @@ def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
 
 class ApplicationsScreen(Screen[None]):
     HELP_TITLE = "Applications"
-    CSS_PATH = styles_dir() / "applications.tcss"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="applications.next", show=False,
@@ -116,6 +115,7 @@ class ApplicationsScreen(Screen[None]):
         self.show(found, keep)
 
     def show(self, found: tracked.Overview, keep: int | None = None) -> None:
+        today = self.today
         groups: dict[str, list[Row]] = {status: [] for status in ORDER}
         for row in found.rows:
             groups[row.status].append(row)
@@ -132,7 +132,7 @@ class ApplicationsScreen(Screen[None]):
             lines.append(Line(title))
             for row in members:
                 self.rows[str(row.id)] = row
-                lines.append(Line(row_text(row, self.today), str(row.id)))
+                lines.append(Line(None, str(row.id), partial(row_text, row, today)))
         self.query_one(PipelineList).set_lines(lines, None if keep is None else str(keep))
         summary = Text(" Applications ─ ", style="bold")
         due = found.summary["due"]
@@ -234,7 +234,6 @@ class TimelineScreen(Screen[None]):
     """One application's history, mail and notes, oldest first, shown literally."""
 
     HELP_TITLE = "Timeline"
-    CSS_PATH = styles_dir() / "applications.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="timeline.back", tooltip="back to the list"),
         Binding("j", "scroll(1)", "Down", id="timeline.down", show=False, tooltip="scroll down"),

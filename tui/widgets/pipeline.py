@@ -4,6 +4,7 @@ every option up front). The cursor skips group titles; enter posts `Selected`.""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -16,10 +17,19 @@ from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
 
-@dataclass(frozen=True)
+@dataclass
 class Line:
-    text: Text
-    key: str | None = None     # None: a group title, never under the cursor
+    """A group title (`key` None, never under the cursor) or a row. A row's text is
+    made when it first scrolls into view, by `make`."""
+
+    text: Text | None
+    key: str | None = None
+    make: Callable[[], Text] | None = None
+
+    def shown(self) -> Text:
+        if self.text is None:
+            self.text = self.make() if self.make is not None else Text()
+        return self.text
 
 
 class PipelineList(ScrollView, can_focus=True):
@@ -101,7 +111,7 @@ class PipelineList(ScrollView, can_focus=True):
         width = self.scrollable_content_region.width
         if index >= len(self.lines):
             return Strip.blank(width, self.rich_style)
-        text = self.lines[index].text
+        text = self.lines[index].shown()
         segments = list(text.render(self.app.console))
         strip = Strip(segments).crop_extend(0, width, self.rich_style)
         if index == self.cursor and self.has_focus:

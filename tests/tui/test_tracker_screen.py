@@ -122,4 +122,4 @@ async def test_s_and_n_change_the_application_through_the_one_writer(
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_applications_look(snap_compare: Any, app: JobtrackerApp,
                            size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["wait:300", "t", "wait:400"])
+    assert snap_compare(app, terminal_size=size, press=["wait:300", "t", "wait:800"])
