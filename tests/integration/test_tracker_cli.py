@@ -8,6 +8,7 @@ import asyncio
 import json
 
 import pytest
+from conftest import run_cli
 
 from jobtracker import store, tracker
 from jobtracker.cli import main
@@ -168,3 +169,17 @@ def test_stats_with_zero_one_and_many(ws: Workspace, capsys: pytest.CaptureFixtu
     assert (full["interviews"], full["offers"]) == (1, 1)
     assert full["median_days_to_reply"] == 5.0                 # 3 days and 7 days
     assert "responded    3 of 12 (25%)" in cli(capsys, ws, "stats")[1]
+
+
+def test_a_headless_run_without_a_model_still_proposes_ghosted(world: Workspace) -> None:
+    (world.home / "config.yaml").write_text("llm: {url: null}\n")
+    done = run_cli("--home", str(world.home), "--run", module="tui.cli")
+    assert done.returncode == 0, done.stderr
+
+    async def ghosts() -> list[tuple]:
+        async with store.connect(world.db) as conn:
+            return [tuple(r) for r in await conn.execute_fetchall(
+                "SELECT task, posting_id, json_extract(payload, '$.to_status') FROM proposals")]
+    # Today is long after October: every open application is silent for 30+ days.
+    assert sorted(asyncio.run(ghosts())) == [("followup", 1, "ghosted"), ("followup", 2, "ghosted"),
+                                             ("followup", 3, "ghosted")]
