@@ -4,7 +4,8 @@ Every write to the `applications` table goes through this module, whoever asks:
 `jobtracker status` and the TUI's status picker (by hand), and accepting or
 undoing a `status` proposal. So there is one rule for which application a change
 is about (`find`) and one path every status change takes (`_write_status`), which
-is where a status history (time, from, to, source) records each change.
+writes each change's row in `application_history` (time, from, to, source, and
+for a proposal its id and evidence). Notes are added here too.
 
 Functions here run inside the caller's write transaction (`store.write`).
 """
@@ -26,6 +27,9 @@ SOURCES = ("hand", "proposal", "prepare")
 
 PROGRESSION = ("saved", "applied", "screening", "interviewing", "offer")
 CLOSING = ("rejected", "withdrawn")
+GHOSTED = "ghosted"
+# Waiting on the employer: the statuses that can go quiet and become `ghosted`.
+OPEN = ("applied", "screening", "interviewing")
 
 
 class ApplicationError(Exception):
@@ -78,14 +82,20 @@ def status_change_applies(current: str | None, target: str) -> bool:
 
     Closing statuses apply from anywhere but themselves. Progress only moves forward
     (an acknowledgement never takes an interview back to 'applied') and never
-    reopens an application the user closed.
+    reopens an application the user closed. `ghosted` applies only to an open
+    application; a ghosted one that hears back moves on to anything past 'applied'
+    (the reply proves it was read), and can still be closed.
     """
     if current == target:
         return False
+    if target == GHOSTED:
+        return current in OPEN
     if target in CLOSING or current is None:
         return True
     if current in CLOSING:
         return False
+    if current == GHOSTED:
+        return PROGRESSION.index(target) > PROGRESSION.index("applied")
     return PROGRESSION.index(target) > PROGRESSION.index(current)
 
 
@@ -177,7 +187,8 @@ async def restore(conn: aiosqlite.Connection, change: Change, now: str,
     """
     current = await unchanged(conn, change)
     if change.before is not None:
-        await _write_status(conn, current.id, current.status, change.before, now, source)
+        await _write_status(conn, current.id, current.status, change.before, now, source,
+                            undoing=True)
         return
     try:
         await conn.execute("DELETE FROM applications WHERE id = ?", (current.id,))
@@ -186,11 +197,45 @@ async def restore(conn: aiosqlite.Connection, change: Change, now: str,
                                "created") from exc
 
 
+async def add_note(conn: aiosqlite.Connection, application_id: int, text: str,
+                   now: str) -> int:
+    """Add a timestamped note, stored exactly as given; returns its id.
+    ApplicationError when there is no such application."""
+    if await get(conn, application_id) is None:
+        raise ApplicationError(f"no application {application_id}")
+    cursor = await conn.execute(
+        "INSERT INTO application_notes (application_id, at, text) VALUES (?, ?, ?)",
+        (application_id, now, text))
+    return int(cursor.lastrowid or 0)
+
+
 async def _write_status(conn: aiosqlite.Connection, application_id: int, before: str | None,
-                        after: str, now: str, source: Source) -> None:
-    """Every status change passes here, once, with where it came from: the single
-    place a status history table adds its row (time, from, to, source). A new
-    application (`before` None) was inserted holding its first status already."""
+                        after: str, now: str, source: Source, *, undoing: bool = False
+                        ) -> None:
+    """Every status change passes here, once, with where it came from, and adds its
+    history row (time, from, to, source). A new application (`before` None) was
+    inserted holding its first status already.
+
+    A proposal's evidence and its email's date are copied into the row, so the
+    history reads whole even if the proposal is later undone; an undo says so
+    instead of repeating the evidence it takes back."""
     if before is not None:
         await conn.execute("UPDATE applications SET status = ?, updated_at = ? WHERE id = ?",
                            (after, now, application_id))
+    evidence = message_at = None
+    if source.proposal_id is not None:
+        if undoing:
+            evidence = f"undid accepting proposal {source.proposal_id}"
+        else:
+            row = await (await conn.execute(
+                "SELECT json_extract(payload, '$.evidence'), "
+                "json_extract(payload, '$.message.date') FROM proposals "
+                "WHERE id = ? AND json_valid(payload)", (source.proposal_id,))).fetchone()
+            if row is not None:
+                evidence, message_at = row[0], row[1]
+    await conn.execute(
+        "INSERT INTO application_history (application_id, at, from_status, to_status, "
+        "source, proposal_id, evidence, message_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (application_id, now, before, after, source.kind, source.proposal_id,
+         None if evidence is None else str(evidence),
+         None if message_at is None else str(message_at)))

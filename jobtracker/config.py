@@ -25,7 +25,8 @@ from jobtracker.store import description_hash
 from jobtracker.yamlfile import ConfigError, Document, load
 
 LEVELS = ("intern", "junior", "mid", "senior", "staff", "principal", "director")
-STATUSES = ("saved", "applied", "screening", "interviewing", "offer", "rejected", "withdrawn")
+STATUSES = ("saved", "applied", "screening", "interviewing", "offer", "rejected", "withdrawn",
+            "ghosted")
 WEIGHT_KEYS = ("fit", "remote", "location", "recency", "salary")
 DEFAULT_WEIGHTS = {"fit": 1.0, "remote": 0.3, "location": 0.2, "recency": 0.2, "salary": 0.1}
 DEFAULT_MAX_TOKENS = 512     # llm.max_tokens.default, for a task that declares none
@@ -173,6 +174,7 @@ class Config:
     min_accuracy: float = DEFAULT_MIN_ACCURACY     # model_check.min_accuracy
     path: Path | None = None
     prepare: PrepareConfig = field(default_factory=lambda: PrepareConfig())
+    followup: Followup = field(default_factory=lambda: Followup())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -182,7 +184,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     names = tuple(task.name for task in tasks)
     doc = load(path)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch",
-                                             "model_check", "imap", "prepare"))
+                                             "model_check", "imap", "prepare", "followup"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -234,6 +236,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         imap=_load_imap(doc, top.get("imap")),
         path=path,
         prepare=_load_prepare(doc, top.get("prepare")),
+        followup=load_followup(doc, top.get("followup")),
     )
 
 
@@ -420,8 +423,36 @@ def _load_prepare(doc: Document, value: Any) -> PrepareConfig:
                                   minimum=0))
 
 
+# --- config.yaml: followup ----------------------------------------------------------
+
+FOLLOWUP_DEFAULTS = {"applied": 10, "screening": 7, "interviewing": 5}
+GHOSTED_AFTER = 30
+
+
+@dataclass(frozen=True)
+class Followup:
+    """Days of silence (no employer message, no status change) before an application
+    at a status is due for a follow-up; and before an open one is proposed `ghosted`."""
+
+    days: dict[str, int] = field(default_factory=lambda: dict(FOLLOWUP_DEFAULTS))
+    ghosted_after: int = GHOSTED_AFTER
+
+
+def load_followup(doc: Document, raw: Any) -> Followup:
+    """`followup: {applied: 10, screening: 7, interviewing: 5, ghosted_after: 30}`; a key
+    given replaces that default only. Any status may have an entry."""
+    given = _mapping(doc, raw, "followup", allowed=(*STATUSES, "ghosted_after"))
+    days = dict(FOLLOWUP_DEFAULTS)
+    for key, value in given.items():
+        if key != "ghosted_after":
+            days[key] = _int(doc, value, "followup", key)
+    ghosted = _int(doc, given.get("ghosted_after", GHOSTED_AFTER), "followup", "ghosted_after")
+    return Followup(days, ghosted)
+
+
 __all__ = [
-    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "ImapConfig", "LLMConfig",
-    "Profile", "Sources", "TaskDeclaration", "expand_path", "load_config", "load_plugins",
-    "load_profile", "load_sources", "normalize_llm_url",
+    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
+    "LLMConfig", "PrepareConfig", "Profile", "Sources", "TaskDeclaration", "expand_path",
+    "load_config", "load_followup", "load_plugins", "load_profile", "load_sources",
+    "normalize_llm_url",
 ]

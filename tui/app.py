@@ -62,7 +62,8 @@ class JobtrackerApp(App[int]):
     """`jobtracker-tui`: the dashboard, the review and the matches over one workspace."""
 
     CSS_PATH: ClassVar = [styles_dir() / name for name in
-                          ("app.tcss", "dashboard.tcss", "review.tcss", "matches.tcss")]
+                          ("app.tcss", "dashboard.tcss", "review.tcss", "matches.tcss",
+                           "applications.tcss")]
     TITLE = "jobtracker"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS: ClassVar[list[BindingType]] = [

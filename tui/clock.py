@@ -8,7 +8,7 @@ clock reads the UI makes; both go through an `AppClock`. Tests hand the app a
 from __future__ import annotations
 
 import time
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 
 
 class AppClock:
@@ -21,12 +21,17 @@ class AppClock:
         """`HH:MM:SS` of an event's time, in the local zone."""
         return moment.astimezone().strftime("%H:%M:%S")
 
+    def today(self) -> date:
+        """The day follow-ups are due as of (UTC, as stored times are)."""
+        return datetime.now(UTC).date()
+
 
 class FrozenClock(AppClock):
     """A clock that moves only when told to; event times are shown in UTC."""
 
-    def __init__(self, start: float = 1000.0) -> None:
+    def __init__(self, start: float = 1000.0, today: date = date(2026, 11, 29)) -> None:
         self.now = start
+        self.day = today
 
     def monotonic(self) -> float:
         return self.now
@@ -36,6 +41,9 @@ class FrozenClock(AppClock):
 
     def time_of_day(self, moment: datetime) -> str:
         return moment.astimezone(UTC).strftime("%H:%M:%S")
+
+    def today(self) -> date:
+        return self.day
 
 
 def elapsed(seconds: float) -> str:

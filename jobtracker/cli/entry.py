@@ -9,6 +9,7 @@ from collections.abc import Sequence
 # One import line per module of subcommands; each registers its own on import.
 from jobtracker.cli import (  # noqa: F401
     add,
+    applications,
     fetch,
     matches,
     model,

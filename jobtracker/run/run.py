@@ -25,7 +25,7 @@ from pathlib import Path
 import aiosqlite
 from opentelemetry import trace
 
-from jobtracker import files, scoring, store
+from jobtracker import files, scoring, store, tracker
 from jobtracker.lease import Lease
 from jobtracker.llm import LLMClient
 from jobtracker.local_model import run_client
@@ -167,6 +167,13 @@ class Run:
                 return
 
 
+async def without_model(conn: aiosqlite.Connection, setup: Setup) -> None:
+    """The run's work that asks no model, after the stages: propose `ghosted` for
+    applications silent too long (jobtracker/tracker/ghosting.py)."""
+    async with store.write(conn):
+        await tracker.propose_ghosted(conn, setup.config.followup, now_iso())
+
+
 async def rescore(setup: Setup) -> int:
     """Recompute every judged posting's score; needs no model (the second half of `rank`)."""
     async with store.connect(setup.ws.db) as conn:
@@ -208,6 +215,8 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                 result.states = await survey(conn, ctx, setup.tasks, reasons)
                 if not probe.ok:
                     result.model_reason = probe.reason
+                    if options.continuous:   # `jobtracker-tui --run` ends with it regardless
+                        await without_model(conn, setup)
                     return result
                 run_dir = setup.ws.runs / run_id(started)
                 files.guard_inside(setup.ws.home, run_dir)   # runs/ may not link elsewhere
@@ -224,6 +233,7 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                     options.deadline, run.at_deadline, client) if options.deadline else None)
                 try:
                     await run.work(result.states)
+                    await without_model(conn, setup)
                 finally:
                     if deadline is not None:
                         deadline.cancel()

@@ -19,6 +19,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from jobtracker.runner import TaskState
+from jobtracker.tracker.store import due_count
 from tui.data import waiting_count
 from tui.literal import block, plain
 from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
@@ -55,6 +56,8 @@ class DashboardScreen(Screen[None]):
                 tooltip="review the proposals waiting"),
         Binding("m", "matches", "Matches", id="dashboard.matches",
                 tooltip="scored matches, best first"),
+        Binding("t", "applications", "Tracker", id="dashboard.applications",
+                tooltip="your applications by status, follow-ups due, the funnel"),
         Binding("f", "filter", "Filter", id="dashboard.filter",
                 tooltip="show one task's events in the log (again: the next task, then all)"),
     ]
@@ -70,6 +73,7 @@ class DashboardScreen(Screen[None]):
         self._reporter_errors_said = 0
         self._ticks = 0
         self._waiting = 0
+        self._due = 0
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
         self._baseline: dict[str, tuple[int, int]] = {}
         self._states: list[TaskState] = []
@@ -110,6 +114,8 @@ class DashboardScreen(Screen[None]):
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
         self._waiting = await waiting_count(self.app.db)
+        self._due = await due_count(self.app.db, self.app.setup.config.followup,
+                                    self.app.clock.today())
         if not self.app.running:   # during a run, the next refresh shows it: no extra frame
             self._show_progress()
 
@@ -223,7 +229,7 @@ class DashboardScreen(Screen[None]):
             if counts.done or (self.app.running and total):
                 items.append(Progress(name, counts.done, max(total, counts.done),
                                       counts.failed))
-        self.query_one(ProgressLine).show(items, self._waiting)
+        self.query_one(ProgressLine).show(items, self._waiting, self._due)
 
     # --- keys --------------------------------------------------------------------------
 
@@ -262,6 +268,11 @@ class DashboardScreen(Screen[None]):
         from tui.screens.matches import MatchesScreen
 
         self.app.push_screen(MatchesScreen())
+
+    def action_applications(self) -> None:
+        from tui.screens.applications import ApplicationsScreen
+
+        self.app.push_screen(ApplicationsScreen())
 
     def action_filter(self) -> None:
         log = self.query_one(EventLog)

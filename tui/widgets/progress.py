@@ -28,10 +28,11 @@ class ProgressLine(Widget):
         super().__init__(id=id)
         self.items: list[Progress] = []
         self.waiting = 0
+        self.due = 0
 
-    def show(self, items: list[Progress], waiting: int) -> None:
-        if items != self.items or waiting != self.waiting:
-            self.items, self.waiting = items, waiting
+    def show(self, items: list[Progress], waiting: int, due: int = 0) -> None:
+        if items != self.items or waiting != self.waiting or due != self.due:
+            self.items, self.waiting, self.due = items, waiting, due
             self.refresh()
 
     def render(self) -> Text:
@@ -39,6 +40,8 @@ class ProgressLine(Widget):
         the proposals waiting always show."""
         width = self.size.width
         right = f"{self.waiting} proposal{'s' if self.waiting != 1 else ''} waiting"
+        if self.due:   # applications due for a follow-up (the tracker, `t`)
+            right = f"{self.due} due · {right}"
         shown = [p for p in self.items if p.total]
         room = width - len(right) - 2
         text = Text("no run yet — r starts the loop", style="dim") if not shown else Text()

@@ -1,0 +1,165 @@
+"""Benchmark: the tracker at scale (issue 15).
+
+5,000 applications with 50,000 history rows and 20,000 linked messages (half linked
+by posting, half by company) in a real workspace. Measured: `jobtracker applications
+--json` and `jobtracker stats --json` in process (the command's own work: connect,
+migrate check, query, derive, print) and as a process end to end (interpreter start
+included, for reference); and the Applications screen from the key press to its
+rows shown. Targets: each command < 200 ms, the screen < 300 ms.
+Run: .venv/bin/python tests/perf/bench_tracker.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import random
+import sqlite3
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from jobtracker import store
+from jobtracker.cli import main
+from jobtracker.runner import load_setup
+from jobtracker.workspace import Workspace
+
+APPS, HISTORY, MESSAGES = 5_000, 50_000, 20_000
+STATUSES = ["applied", "screening", "interviewing", "offer", "rejected", "ghosted", "saved"]
+
+
+def seed(ws: Workspace) -> None:
+    asyncio.run(_create(ws))
+    rng = random.Random(15)
+    with sqlite3.connect(ws.db) as conn:
+        conn.create_function("description_hash", 1, store.description_hash, deterministic=True)
+        conn.executemany("INSERT INTO boards (id, source, token, company) VALUES (?, ?, ?, ?)",
+                         [(b, "greenhouse", f"board{b}", f"Co{b}") for b in range(1, 21)])
+        conn.executemany(
+            "INSERT INTO postings (id, board_id, external_id, company, title, url, first_seen,"
+            " last_seen, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'text')",
+            [(i, i % 20 + 1, f"e{i}", f"Company {i}", f"Engineer {i}", f"https://x/{i}",
+              "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z") for i in range(1, APPS + 1)])
+        conn.executemany(
+            "INSERT INTO applications (id, posting_id, company, status, created_at, updated_at)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [(i, i, f"Company {i}", rng.choice(STATUSES), "2026-01-01T00:00:00Z",
+              "2026-06-01T00:00:00Z") for i in range(1, APPS + 1)])
+        conn.executemany(
+            "INSERT INTO application_history (application_id, at, from_status, to_status, "
+            "source) VALUES (?, ?, ?, ?, 'hand')",
+            [(h % APPS + 1, f"2026-{h % 9 + 1:02d}-{h % 27 + 1:02d}T10:00:00Z", "applied",
+              rng.choice(STATUSES)) for h in range(HISTORY)])
+        conn.executemany(
+            "INSERT INTO messages (key, content_hash, sender, subject, sent_at, company, "
+            "posting_id, first_seen, state) VALUES (?, ?, 'hr@x', 'Re: application', ?, ?, ?, "
+            "'2026-01-01T00:00:00Z', ?)",
+            [(f"m{k}", f"h{k}", f"2026-{k % 10 + 1:02d}-{k % 28 + 1:02d}T09:00:00Z",
+              f"Company {k % APPS + 1}", (k % APPS + 1) if k % 2 else None,
+              rng.choice(["scheduling", "rejection", "acknowledgement", None]))
+             for k in range(MESSAGES)])
+
+
+async def _create(ws: Workspace) -> None:
+    async with store.connect(ws.db):
+        pass
+
+
+def in_process(home: Path, *args: str, runs: int = 7) -> float:
+    times = []
+    for _ in range(runs):
+        out = io.StringIO()
+        started = time.perf_counter()
+        with contextlib.redirect_stdout(out):
+            assert main(["--home", str(home), *args]) == 0
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def connect_alone(db: Path, runs: int = 7) -> float:
+    """Opening the database as every command does (pragmas, the migration check)."""
+    async def once() -> None:
+        async with store.connect(db) as conn:
+            await conn.execute("SELECT 1")
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        asyncio.run(once())
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def as_process(home: Path, *args: str, runs: int = 3) -> float:
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "jobtracker", "--home", str(home), *args],
+                       check=True, capture_output=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def bare_process(runs: int = 3) -> float:
+    """The interpreter and jobtracker's imports alone: `jobtracker --help`."""
+    times = []
+    for _ in range(runs):
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "jobtracker", "--help"], check=True,
+                       capture_output=True)
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+async def screen_open(ws: Workspace, runs: int = 3) -> float:
+    from tui.app import JobtrackerApp
+    from tui.screens.applications import ApplicationsScreen
+
+    times = []
+    for _ in range(runs):
+        app = JobtrackerApp(load_setup(ws))
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause(2)    # the dashboard's own first reads are done
+            started = time.perf_counter()
+            await pilot.press("t")
+            while True:
+                await asyncio.sleep(0.002)
+                screen = app.screen
+                if isinstance(screen, ApplicationsScreen) and screen.rows:
+                    break
+            await pilot.pause(0)    # the refresh that draws the rows
+            times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def main_bench() -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        ws = Workspace(Path(tmp) / "home")
+        ws.init()
+        (ws.home / "config.yaml").write_text("llm: {url: null}\n")
+        seed(ws)
+        home = ws.home
+        print(f"{APPS:,} applications, {HISTORY:,} history rows, {MESSAGES:,} messages")
+        for label, args in (("applications --json", ("applications", "--json")),
+                            ("stats --json", ("stats", "--json"))):
+            inside = in_process(home, *args)
+            print(f"{label:<22} in process {inside * 1000:6.1f} ms  (target < 200 ms: "
+                  f"{'ok' if inside < 0.2 else 'MISSED'}, ratio {inside / 0.2:.2f})")
+        print(f"{'(opening the database':<22} alone     {connect_alone(ws.db) * 1000:6.1f} ms "
+              "in the same run, for scale)")
+        bare = bare_process()
+        for label, args in (("applications --json", ("applications", "--json")),
+                            ("stats --json", ("stats", "--json"))):
+            whole = as_process(home, *args)
+            print(f"{label:<22} as a process {whole * 1000:6.1f} ms (of which "
+                  f"{bare * 1000:.0f} ms is starting Python and importing jobtracker)")
+        opened = asyncio.run(screen_open(ws))
+        print(f"{'Applications screen':<22} opens in {opened * 1000:6.1f} ms  (target < 300 ms: "
+              f"{'ok' if opened < 0.3 else 'MISSED'}, ratio {opened / 0.3:.2f})")
+
+
+if __name__ == "__main__":
+    main_bench()

@@ -1,0 +1,125 @@
+"""The Applications screen: `t` from the dashboard, groups with counts, due marks, the
+funnel, the timeline on enter (outside text literal), `s` and `n` through the one
+writer, escape back; and its look at 80×24 and 160×48."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from jobtracker import store
+from jobtracker.runner import load_setup
+from tests.tracker_seed import message, set_status
+from tests.tui.fixtures import (
+    HOSTILE_TITLE,
+    application_status,
+    make_workspace,
+    screen_output,
+    screen_text,
+    seed_review,
+)
+from tui.app import JobtrackerApp
+from tui.clock import FrozenClock
+from tui.screens.applications import ApplicationsScreen, NoteInput, TimelineScreen
+from tui.screens.matches import StatusPicker
+from tui.widgets.pipeline import PipelineList
+
+SIZE = (80, 24)
+
+
+def _seed(db: Path) -> None:
+    """Beside seed_review's Acme (applied, mail on Nov 28): Bolt applied Nov 1 and silent
+    (due), Crane (a hostile title) interviewing since Nov 25 with scheduling mail."""
+    async def go() -> None:
+        async with store.connect(db) as conn, store.write(conn):
+            await set_status(conn, 2, "applied", "2026-11-01T09:00:00Z")
+            await set_status(conn, 3, "applied", "2026-11-10T09:00:00Z")
+            await set_status(conn, 3, "interviewing", "2026-11-25T09:00:00Z")
+            await message(conn, "crane-1", "2026-11-26T09:00:00Z", posting=3,
+                          state="scheduling", subject=f"Slots: {HOSTILE_TITLE}")
+    asyncio.run(go())
+
+
+@pytest.fixture
+def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> JobtrackerApp:
+    monkeypatch.setenv("HOME", str(tmp_path))
+    ws = make_workspace(tmp_path, None)
+    seed_review(ws)
+    _seed(ws.db)
+    return JobtrackerApp(load_setup(ws), clock=FrozenClock())
+
+
+async def _open(pilot: Any) -> ApplicationsScreen:
+    await pilot.pause(0.3)
+    await pilot.press("t")
+    await pilot.pause(0.4)
+    screen = pilot.app.screen
+    assert isinstance(screen, ApplicationsScreen)
+    return screen
+
+
+async def test_t_groups_by_status_with_counts_due_marks_and_the_funnel(
+        app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause(0.4)
+        assert "1 due · " in screen_text(app)       # Bolt: 28 days after Nov 1
+        screen = await _open(pilot)
+        ids = [line.key for line in screen.query_one(PipelineList).lines]
+        assert ids == [None, "3", None, "1", "2"]
+        text = screen_text(app)
+        assert "interviewing (1)" in text and "applied (2) · 1 due" in text
+        assert "Applications ─ 3 · 1 due" in text
+        assert "applied    ████████████████████████ 2" in text   # Acme has no history
+        assert screen.current is not None and screen.current.id == 3   # groups are skipped
+        assert "\x1b[31m" not in screen_output(app)
+        await pilot.press("escape")
+        assert not isinstance(app.screen, ApplicationsScreen)
+
+
+async def test_enter_shows_the_timeline_literally(app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, TimelineScreen)
+        text = screen_text(app)
+        assert "new → applied  (hand)" in text and "applied → interviewing  (hand)" in text
+        assert "Slots: [red]x[/red] [link=http://e.x]y[/link]" in text
+        assert "from Rita <rita@acme.test> · scheduling" in text
+        assert "\x1b[31mred" not in screen_output(app)
+        await pilot.press("escape")
+        assert isinstance(app.screen, ApplicationsScreen)
+
+
+async def test_s_and_n_change_the_application_through_the_one_writer(
+        app: JobtrackerApp) -> None:
+    ws = app.setup.ws
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        await pilot.press("s")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, StatusPicker)
+        await pilot.press("j", "enter")          # interviewing -> offer
+        await pilot.pause(0.4)
+        assert application_status(ws, 3) == "offer"
+        await pilot.press("n")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, NoteInput)
+        await pilot.press(*"ask [b]salary[/b]", "enter")
+        await pilot.pause(0.4)
+        await pilot.press("n", "escape")         # escape adds nothing
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        text = screen_text(app)
+        assert "interviewing → offer  (hand)" in text
+        assert text.count("ask [b]salary[/b]") == 1
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
+def test_applications_look(snap_compare: Any, app: JobtrackerApp,
+                           size: tuple[int, int]) -> None:
+    assert snap_compare(app, terminal_size=size, press=["wait:300", "t", "wait:800"])

@@ -1,0 +1,296 @@
+"""Applications: the pipeline grouped by status (counts in the group titles), each
+row with company, title, days since applied, last contact and a due marker; the
+funnel in text bars beside or below it; `enter` one application's timeline, `s` its
+status, `n` a note.
+
+Everything is read through `jobtracker.tracker` — the same rows `jobtracker
+applications` prints — and every change goes through `jobtracker.applications`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from functools import partial
+from typing import TYPE_CHECKING, Any, ClassVar
+
+from rich.text import Text
+from textual import on, work
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Footer, Input, Static
+
+from jobtracker.config import STATUSES
+from jobtracker.tracker import store as tracked
+from jobtracker.tracker.funnel import bars, counted
+from jobtracker.tracker.overview import Row, day
+from jobtracker.tracker.timeline import Timeline
+from tui.literal import line
+from tui.screens.matches import StatusPicker
+from tui.widgets.pipeline import Line, PipelineList
+
+if TYPE_CHECKING:
+    from tui.app import JobtrackerApp
+
+# Pipeline order: what is moving first, then what has stopped.
+ORDER = ("offer", "interviewing", "screening", "applied", "saved", "ghosted", "rejected",
+         "withdrawn")
+assert set(ORDER) == set(STATUSES)
+
+
+def row_text(row: Row, today: date) -> Text:
+    """`Acme             Staff Engineer …   12d  10-06  due`, fixed columns."""
+    applied = day(row.applied_at)
+    since = f"{(today - applied).days}d" if applied else "-"
+    contact = row.last_contact_at[5:10] if row.last_contact_at else "-"
+    text = Text(no_wrap=True, overflow="ellipsis")
+    text.append_text(line(row.company, 16))
+    text.pad_right(17 - text.cell_len)
+    title = line(row.title, 30)
+    text.append_text(title)
+    text.append(" " * (31 - title.cell_len))
+    text.append(f"{since:>5}  {contact:<5}  ")
+    text.append("due" if row.due else "   ", style="bold yellow" if row.due else "")
+    return text
+
+
+def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
+    text = Text(no_wrap=True)
+    for label, bar, count in bars(summary, width):
+        text.append(f"{label:<11}", style="bold")
+        text.append(bar, style="green")
+        text.append(f" {count}\n")
+    text.append(f"replied {counted(summary['responded'], summary['applications'])}",
+                style="dim")
+    return text
+
+
+class ApplicationsScreen(Screen[None]):
+    HELP_TITLE = "Applications"
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("j", "move(1)", "Next", id="applications.next", show=False,
+                tooltip="the next application"),
+        Binding("k", "move(-1)", "Previous", id="applications.previous", show=False,
+                tooltip="the previous application"),
+        Binding("o,enter", "open", "Timeline", id="applications.open",
+                tooltip="history, mail and notes of this application"),
+        Binding("s", "status", "Status", id="applications.status",
+                tooltip="set this application's status by hand"),
+        Binding("n", "note", "Note", id="applications.note", tooltip="add a note"),
+        Binding("escape", "back", "Back", id="applications.back",
+                tooltip="back to the dashboard"),
+    ]
+
+    app: JobtrackerApp
+
+    def __init__(self, today: date | None = None) -> None:
+        super().__init__()
+        self.given_today = today
+        self.rows: dict[str, Row] = {}
+
+    def compose(self):
+        yield Static(id="apps-summary")
+        with Horizontal(id="apps-body"):
+            with Vertical(id="apps-pane", classes="pane"):
+                yield PipelineList(id="apps-list")
+            with Vertical(id="funnel-pane", classes="pane"):
+                yield Static(id="funnel")
+        yield Static(id="apps-status", markup=False)
+        yield Footer()
+
+    @property
+    def today(self) -> date:
+        return self.given_today or self.app.clock.today()
+
+    def on_mount(self) -> None:
+        self.query_one("#apps-pane").border_title = "Pipeline"
+        self.query_one("#funnel-pane").border_title = "Funnel"
+        self.query_one(PipelineList).focus()
+        self.reload()
+
+    @work(exclusive=True, group="applications-load", exit_on_error=False)
+    async def reload(self, keep: int | None = None) -> None:
+        found = await tracked.overview(self.app.db, self.app.setup.config.followup, self.today)
+        self.show(found, keep)
+
+    def show(self, found: tracked.Overview, keep: int | None = None) -> None:
+        today = self.today
+        groups: dict[str, list[Row]] = {status: [] for status in ORDER}
+        for row in found.rows:
+            groups[row.status].append(row)
+        lines: list[Line] = []
+        self.rows = {}
+        for status in ORDER:
+            members = groups[status]
+            if not members:
+                continue
+            due = sum(r.due for r in members)
+            title = Text(f"{status} ({len(members)})", style="bold")
+            if due:
+                title.append(f" · {due} due", style="yellow")
+            lines.append(Line(title))
+            for row in members:
+                self.rows[str(row.id)] = row
+                lines.append(Line(None, str(row.id), partial(row_text, row, today)))
+        self.query_one(PipelineList).set_lines(lines, None if keep is None else str(keep))
+        summary = Text(" Applications ─ ", style="bold")
+        due = found.summary["due"]
+        summary.append(f"{len(found.rows)} · {due} due" if found.rows else
+                       "none yet: `s` on a match, or `jobtracker status POSTING applied`")
+        self.query_one("#apps-summary", Static).update(summary)
+        self.query_one("#funnel", Static).update(funnel_text(found.summary))
+
+    @property
+    def current(self) -> Row | None:
+        return self.rows.get(self.query_one(PipelineList).current or "")
+
+    def say(self, message: str) -> None:
+        self.query_one("#apps-status", Static).update(line(message))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("open", "status", "note"):
+            return True if self.rows else None
+        return True
+
+    def action_move(self, step: int) -> None:
+        self.query_one(PipelineList).action_move(step)
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    @on(PipelineList.Selected)
+    def _selected(self) -> None:
+        self.action_open()
+
+    @work(exclusive=True, group="applications-open", exit_on_error=False)
+    async def action_open(self) -> None:
+        row = self.current
+        if row is None:
+            return
+        found = await tracked.timeline(self.app.db, row.id, self.app.setup.config.followup,
+                                       self.today)
+        if found is not None:
+            await self.app.push_screen(TimelineScreen(found))
+
+    def action_status(self) -> None:
+        row = self.current
+        if row is not None:
+            self.app.push_screen(StatusPicker(row.status),
+                                 lambda status: self._set_status(row, status))
+
+    @work(exclusive=True, group="applications-status", exit_on_error=False)
+    async def _set_status(self, row: Row, status: str | None) -> None:
+        if status is None or status == row.status:
+            return
+        await tracked.set_status(self.app.db, row.id, status)
+        self.say(f"{row.company}: {status} (was {row.status})")
+        await self.reload(keep=row.id)
+
+    def action_note(self) -> None:
+        row = self.current
+        if row is not None:
+            self.app.push_screen(NoteInput(row.company),
+                                 lambda text: self._add_note(row, text))
+
+    @work(exclusive=True, group="applications-note", exit_on_error=False)
+    async def _add_note(self, row: Row, text: str | None) -> None:
+        if not text:
+            return
+        await tracked.add_note(self.app.db, row.id, text)
+        self.say(f"note added to {row.company}")
+        await self.reload(keep=row.id)
+
+
+class NoteInput(ModalScreen[str | None]):
+    """One line of note; enter keeps it exactly as typed, escape drops it."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "cancel", "Cancel", id="note.cancel", tooltip="add nothing"),
+    ]
+
+    def __init__(self, company: str) -> None:
+        super().__init__()
+        self.company = company
+
+    def compose(self):
+        with Vertical(id="dialog"):
+            yield Static(line(f"A note on {self.company}"), id="question")
+            yield Input(id="note-text", placeholder="the note; enter keeps it")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    def _submitted(self, event: Input.Submitted) -> None:
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
+class TimelineScreen(Screen[None]):
+    """One application's history, mail and notes, oldest first, shown literally."""
+
+    HELP_TITLE = "Timeline"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back", id="timeline.back", tooltip="back to the list"),
+        Binding("j", "scroll(1)", "Down", id="timeline.down", show=False, tooltip="scroll down"),
+        Binding("k", "scroll(-1)", "Up", id="timeline.up", show=False, tooltip="scroll up"),
+    ]
+
+    def __init__(self, found: Timeline) -> None:
+        super().__init__()
+        self.found = found
+
+    def compose(self):
+        r = self.found.row
+        yield Static(line(f" {r.company} — {r.title}", style="bold"), id="timeline-title")
+        with VerticalScroll(id="timeline-body", classes="pane"):
+            yield Static(timeline_text(self.found), id="timeline-text")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        r = self.found.row
+        body = self.query_one("#timeline-body", VerticalScroll)
+        body.border_title = line(f"{r.status} · follow-up {r.followup_due or '-'}"
+                                 + (" (due)" if r.due else ""))
+        body.focus()
+
+    def action_back(self) -> None:
+        self.app.pop_screen()
+
+    def action_scroll(self, step: int) -> None:
+        self.query_one("#timeline-body", VerticalScroll).scroll_relative(y=step, animate=False)
+
+
+STYLES = {"status": "bold", "message": "cyan", "note": "green", "closed": "yellow"}
+
+
+def timeline_text(found: Timeline) -> Text:
+    """Each entry on its own line(s): date, kind, what; outside text literal."""
+    text = Text()
+    for entry in found.entries:
+        d = entry.data
+        text.append(f"{entry.time[:10]}  ", style="dim")
+        text.append(f"{entry.kind:<8}", style=STYLES[entry.kind])
+        if entry.kind == "status":
+            source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
+            text.append(f"{d['from'] or 'new'} → {d['to']}  ({source})")
+            if d["evidence"]:
+                text.append("\n" + " " * 20)
+                text.append_text(line(f"“{d['evidence']}”", style="italic"))
+        elif entry.kind == "message":
+            text.append_text(line(d["subject"] or "(no subject)"))
+            text.append("\n" + " " * 20)
+            text.append_text(line(f"from {d['from']}" + (f" · {d['state']}" if d["state"]
+                                                          else ""), style="dim"))
+        elif entry.kind == "note":
+            text.append_text(line(d["text"]))
+        else:
+            text.append_text(line(d["text"]))
+        text.append("\n")
+    if not found.entries:
+        text.append("nothing recorded yet", style="dim")
+    return text
