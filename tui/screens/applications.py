@@ -140,6 +140,7 @@ class ApplicationsScreen(Screen[None]):
                        "none yet: `s` on a match, or `jobtracker status POSTING applied`")
         self.query_one("#apps-summary", Static).update(summary)
         self.query_one("#funnel", Static).update(funnel_text(found.summary))
+        self.refresh_bindings()   # Open, Status and Note are live once a row is shown
 
     @property
     def current(self) -> Row | None:

@@ -18,6 +18,7 @@ from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
+from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
@@ -72,6 +73,8 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
 
 class MatchesScreen(Screen[None]):
     HELP_TITLE = "Matches"
+    # Which keys are live follows the list: Open, Status and Packet once it holds a match.
+    matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
@@ -92,7 +95,6 @@ class MatchesScreen(Screen[None]):
 
     def __init__(self) -> None:
         super().__init__()
-        self.matches: list[Match] = []
 
     def compose(self):
         yield Static(id="matches-summary")
