@@ -228,8 +228,8 @@ class DashboardScreen(Screen[None]):
 
     def no_postings_hint(self) -> str:
         path = self.app.home / "sources.yaml"
-        return (f"No postings yet. F fetches the boards listed in {path} "
-                "(add yours there first: see the examples in it).")
+        return (f"No postings yet: F fetches the boards in sources.yaml; add yours to "
+                f"{path} first (it has examples).")
 
     def _show_notice(self) -> None:
         notice = self.app.notice if not self.app.running else ""
