@@ -10,7 +10,9 @@ app and everything else from the database (tui/data.py).
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from pathlib import Path
@@ -18,20 +20,27 @@ from typing import ClassVar
 from urllib.parse import urlsplit
 
 from textual import work
-from textual.app import App
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
 from jobtracker import runner, store, tiny_model
-from jobtracker.demo import DEMO_MODEL
 from jobtracker.lease import LeaseHeld
-from jobtracker.local_model import model_alias
+from jobtracker.local_model import (
+    EmbeddedServer,
+    LocalModelUnavailable,
+    embedded_config,
+    model_alias,
+    start_server,
+)
 from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
 from jobtracker.text import one_line
 from jobtracker.workers.events import hms
 from tui.clock import AppClock
+from tui.commands import screen_commands
+from tui.fetching import Fetcher
 from tui.live import LiveReporter
 from tui.messages import QueueSurveyed, RunChanged
 
@@ -65,7 +74,8 @@ class JobtrackerApp(App[int]):
                           ("app.tcss", "dashboard.tcss", "review.tcss", "matches.tcss",
                            "applications.tcss")]
     TITLE = "jobtracker"
-    ENABLE_COMMAND_PALETTE = False
+    # ctrl+p: every action of the screen with its key (tui/commands.py), nothing else.
+    ENABLE_COMMAND_PALETTE = True
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("question_mark", "help", "Help", id="app.help",
                 tooltip="every key of this screen"),
@@ -76,9 +86,14 @@ class JobtrackerApp(App[int]):
     ]
 
     def __init__(self, setup: Setup, options: RunOptions | None = None,
-                 clock: AppClock | None = None) -> None:
+                 clock: AppClock | None = None, *, demo_model: bool = False) -> None:
         super().__init__()
         self.setup = setup
+        self.demo_model = demo_model          # the bundled demo model answers (--demo)
+        # With llm.gguf: the embedded server, started by the first run and kept until
+        # quit, so `r` does not load the model again each time.
+        self.embedded: EmbeddedServer | None = None
+        self.fetcher = Fetcher(self)
         self.options = replace(options or RunOptions(), continuous=True)
         self.clock = clock or AppClock()
         self.live = LiveReporter(self.clock)
@@ -112,6 +127,9 @@ class JobtrackerApp(App[int]):
     def model_label(self) -> str:
         """`qwen3:8b @ gpu:8000`: the model and the server's host, for the header."""
         llm = self.setup.config.llm
+        if self.demo_model:
+            # Said only when the demo model really answers, whatever config.yaml calls it.
+            return "DEMO MODEL (canned answers)"
         if llm.gguf is not None:
             # An embedded llama.cpp server: say so, and say when it is the tiny demo model.
             if llm.gguf.name == Path(tiny_model.MEMBER).name:
@@ -121,8 +139,6 @@ class JobtrackerApp(App[int]):
             return "no model server configured"
         parts = urlsplit(llm.url)
         where = parts.netloc or llm.url
-        if llm.model == DEMO_MODEL:
-            return f"DEMO MODEL (canned answers) @ {where}"
         return one_line(f"{llm.model or '?'} @ {where}")
 
     @property
@@ -140,7 +156,7 @@ class JobtrackerApp(App[int]):
 
     def start_run(self) -> None:
         """Start the loop (continuous: every task in priority order, re-surveying)."""
-        if self.running:
+        if self.running or self.fetcher.busy:
             return
         self.live.reset()
         self.notice = ""
@@ -150,8 +166,31 @@ class JobtrackerApp(App[int]):
 
     @work(exclusive=True, group="run", exit_on_error=False, description="the run")
     async def _work(self) -> RunResult:
-        return await runner.work(self.setup, self.options, reporters=[self.live],
+        setup = await self._run_setup()
+        return await runner.work(setup, self.options, reporters=[self.live],
                                  on_start=self._on_run_start)
+
+    async def _run_setup(self) -> Setup:
+        """The setup a run uses: with llm.gguf, pointed at the embedded server, which
+        the first run starts and later runs reuse. When it cannot start, the setup as
+        it is: the run's own probe then says why, and nothing is changed."""
+        llm = self.setup.config.llm
+        if llm.gguf is None:
+            return self.setup
+        if self.embedded is None:
+            try:
+                self.embedded = await start_server(llm.gguf,
+                                                   n_parallel=self.setup.config.concurrency)
+            except LocalModelUnavailable:
+                return self.setup
+        local = replace(embedded_config(llm, self.embedded.base_url), gguf=None)
+        return replace(self.setup, config=replace(self.setup.config, llm=local))
+
+    async def stop_embedded(self) -> None:
+        """Stop the embedded model server, if one was started (in a thread: it blocks)."""
+        embedded, self.embedded = self.embedded, None
+        if embedded is not None:
+            await asyncio.to_thread(embedded.stop)
 
     def _on_run_start(self, run: Run) -> None:
         """Called by the runner once the lease is held and the model answered."""
@@ -178,6 +217,7 @@ class JobtrackerApp(App[int]):
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker is not self._worker:
+            self.fetcher.worker_changed(event)
             return
         state = event.state
         if state is WorkerState.SUCCESS:
@@ -252,12 +292,18 @@ class JobtrackerApp(App[int]):
 
     async def shut_down(self) -> None:
         """Cancel the run (units in flight roll back; committed ones stay), then exit."""
-        worker = self._worker
-        if worker is not None and not worker.is_finished:
-            worker.cancel()
-            with contextlib.suppress(WorkerCancelled, WorkerFailed):
-                await worker.wait()
+        for worker in (self._worker, self.fetcher.worker):
+            if worker is not None and not worker.is_finished:
+                worker.cancel()
+                with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                    await worker.wait()
+        await self.stop_embedded()
         self.exit(0)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette (ctrl+p): every action of this screen that applies now,
+        with its key; Textual's own entries (themes, screenshots) are left out."""
+        yield from screen_commands(screen, self)
 
     async def action_help(self) -> None:
         from tui.screens.help import HelpScreen

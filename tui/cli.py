@@ -14,6 +14,8 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import (
     EXIT_USAGE,
@@ -28,6 +30,9 @@ from jobtracker.cli.base import (
 )
 from jobtracker.run.setup import RunOptions
 from jobtracker.workspace import Workspace, resolve_home
+
+if TYPE_CHECKING:
+    from jobtracker.demo.session import DemoSession
 
 parse_duration = duration   # the name the systemd unit test reads --deadline with
 
@@ -75,8 +80,10 @@ def _start(args: argparse.Namespace) -> int:
     return _dispatch(args, existing_workspace(Workspace(resolve_home(args.home))))
 
 
-def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
+def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None = None) -> int:
     options = run_options(args, continuous=True)
+    if demo is not None and demo.model:
+        options = replace(options, model=demo.model)
     if args.run:
         from jobtracker.cli.prepare import after_run
         from jobtracker.cli.work import run_work
@@ -85,10 +92,11 @@ def _dispatch(args: argparse.Namespace, ws: Workspace) -> int:
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
                         finish=lambda out: after_run(ws, out))
-    return _interactive(args, ws, options)
+    return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
 
 
-def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions) -> int:
+def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *,
+                 demo_model: bool = False) -> int:
     # Imported here, never at the top: `--run` must not load Textual.
     import asyncio
 
@@ -99,7 +107,14 @@ def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions) -
     # A database that cannot be used is said in one line before the app starts (a
     # StoreError exits 2 in main()), never shown as an empty queue.
     asyncio.run(store.check_usable(ws.db))
-    JobtrackerApp(setup, options).run(mouse=not args.no_mouse)
+    app = JobtrackerApp(setup, options, demo_model=demo_model)
+    try:
+        app.run(mouse=not args.no_mouse)
+    finally:
+        # The embedded model server (llm.gguf, --local) lives as long as the app: stopped
+        # here too when the app ended some other way than `q`.
+        if app.embedded is not None:
+            app.embedded.stop()
     return 0
 
 
@@ -110,7 +125,7 @@ def _demo(args: argparse.Namespace) -> int:
 
     with demo_session(args.home, args.llm_url, getattr(args, "gguf", None)) as session:
         args.llm_url = session.llm_url
-        return _dispatch(args, session.ws)
+        return _dispatch(args, session.ws, session)
 
 
 def _local_demo(args: argparse.Namespace) -> int:

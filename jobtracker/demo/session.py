@@ -5,10 +5,12 @@ deliberately not read, so a demo never lands in a real workspace by accident. Th
 folder is kept after the session (its path is printed), so the tailored resumes
 and the database can be looked at afterwards.
 
-Which model: `--llm-url URL` when given (a new demo workspace then asks for the
-first model that server lists), else the server the workspace's config.yaml
-names (`llm.url` or `llm.gguf`), else the bundled demo model, started on
-127.0.0.1 for the length of the session and stopped after it.
+Which model: `--llm-url URL` when given (the run then asks for the first model
+that server lists — written into a new demo workspace's config.yaml, and passed
+as the run's model when an existing one still names the demo model), else the
+server the workspace's config.yaml names (`llm.url` or `llm.gguf`), else the
+bundled demo model, started on 127.0.0.1 for the length of the session and
+stopped after it. `DemoSession.demo_model` says which answers, for the header.
 """
 
 from __future__ import annotations
@@ -24,8 +26,8 @@ from typing import TextIO
 
 import httpx
 
-from jobtracker.config import normalize_llm_url
-from jobtracker.demo import install_demo
+from jobtracker.config import Config, normalize_llm_url
+from jobtracker.demo import DEMO_MODEL, install_demo
 from jobtracker.workspace import Workspace, resolve_home
 
 PROBE_SECONDS = 5.0
@@ -36,6 +38,7 @@ class DemoSession:
     ws: Workspace
     llm_url: str | None      # the URL this session's run must use; None: config.yaml's own
     demo_model: bool         # True when the bundled demo model answers
+    model: str | None = None  # the model the run must ask for; None: config.yaml's own
 
 
 def first_model(url: str) -> str | None:
@@ -46,6 +49,27 @@ def first_model(url: str) -> str | None:
         return str(listed[0]["id"]) if response.status_code == 200 and listed else None
     except (httpx.HTTPError, ValueError, KeyError, TypeError, AttributeError, IndexError):
         return None
+
+
+def names_demo_model(config: Config) -> bool:
+    """config.yaml still asks for the demo model (for any task)."""
+    return DEMO_MODEL in (config.llm.model, *config.llm.models.values())
+
+
+def _server_model(config: Config, url: str, listed: str | None, out: TextIO) -> str | None:
+    """The model to ask `url` for when config.yaml names the demo model, which a server
+    of your own does not list: the first one it lists. None: config.yaml's own."""
+    if not names_demo_model(config):
+        return None
+    if listed is None:
+        print(f"jobtracker demo: {url} lists no model (or did not answer); the run will say "
+              f"why. To choose one, set llm.model in config.yaml to a model it serves",
+              file=out, flush=True)
+        return None
+    print(f"jobtracker demo: config.yaml names the demo model; asking {url} for {listed}, "
+          "the first model it lists (set llm.model in config.yaml to choose another)",
+          file=out, flush=True)
+    return listed
 
 
 def demo_home(home: str | None) -> Path:
@@ -70,7 +94,11 @@ def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None 
     print(f"jobtracker demo: workspace {ws.home} ({state})", file=out, flush=True)
     config = ws.config()
     try:
-        if llm_url or gguf or config.llm.url or config.llm.gguf:
+        if llm_url:
+            yield DemoSession(ws, llm_url, demo_model=False,
+                              model=_server_model(config, llm_url, model, out))
+            return
+        if gguf or config.llm.url or config.llm.gguf:
             yield DemoSession(ws, llm_url, demo_model=False)
             return
         from jobtracker.demo.model import DemoModelServer, demo_resume
@@ -86,4 +114,4 @@ def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None 
               f"jobtracker-tui --demo --home {shlex.quote(str(ws.home))}", file=out, flush=True)
 
 
-__all__ = ["DemoSession", "demo_home", "demo_session", "first_model"]
+__all__ = ["DemoSession", "demo_home", "demo_session", "first_model", "names_demo_model"]

@@ -19,6 +19,7 @@ class RunOptions:
     concurrency: int | None = None   # overrides config.yaml
     llm_url: str | None = None       # overrides config.yaml (and its llm.gguf)
     gguf: str | None = None          # overrides config.yaml: serve this model file embedded
+    model: str | None = None         # overrides config.yaml's llm.model and llm.models
     continuous: bool = False         # every task in priority order, re-surveying as stages drain
     deadline: float | None = None    # seconds; stop admitting units after it
 
@@ -55,6 +56,8 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
                                              gguf=None))
     if options.gguf:
         config = replace(config, llm=replace(config.llm, gguf=expand_path(options.gguf)))
+    if options.model:     # one model for every task (the demo on a server of your own)
+        config = replace(config, llm=replace(config.llm, model=options.model, models={}))
     if options.concurrency:
         config = replace(config, concurrency=options.concurrency)
     tasks = ordered(ws.plugins())

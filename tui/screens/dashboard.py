@@ -3,7 +3,8 @@
 Live state comes from the app's `LiveReporter`, read every `REFRESH` seconds and
 written into the widgets inside one `batch_update()`, so a flood of events costs
 the UI a few redraws a second, never one per event. The queue is re-surveyed
-from the database when a stage ends and when a run starts or stops.
+from the database when a stage ends, when a run starts or stops and after a fetch
+(`F`, tui/fetching.py), whose boards are logged one line each as they finish.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from textual.widgets import Footer, Static
 from jobtracker.runner import TaskState
 from jobtracker.tracker.store import due_count
 from tui.data import waiting_count
+from tui.fetching import FetchEnded, FetchLine, age, has_postings, last_fetched
 from tui.literal import block, plain
 from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
 from tui.widgets.eventlog import EventLog
@@ -58,8 +60,12 @@ class DashboardScreen(Screen[None]):
                 tooltip="scored matches, best first"),
         Binding("t", "applications", "Tracker", id="dashboard.applications",
                 tooltip="your applications by status, follow-ups due, the funnel"),
-        Binding("f", "filter", "Filter", id="dashboard.filter",
+        # Not in the footer, which must fit 80 columns while a run adds `s Stop`:
+        # `?` and ctrl+p list it.
+        Binding("f", "filter", "Filter", id="dashboard.filter", show=False,
                 tooltip="show one task's events in the log (again: the next task, then all)"),
+        Binding("F", "fetch", "Fetch", id="dashboard.fetch",
+                tooltip="fetch the boards in sources.yaml now, a line per board in the log"),
     ]
 
     HELP_TITLE = "Dashboard"
@@ -77,6 +83,8 @@ class DashboardScreen(Screen[None]):
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
         self._baseline: dict[str, tuple[int, int]] = {}
         self._states: list[TaskState] = []
+        self._fetched: str | None = None       # the boards' newest last_fetched
+        self._no_postings = False
 
     def compose(self):
         yield HeaderLine(id="header")
@@ -98,7 +106,10 @@ class DashboardScreen(Screen[None]):
         self._show_header()
         self.refresh_queue()
         self.refresh_waiting()
+        self.refresh_fetched()
         self.set_interval(REFRESH, self.tick)
+        # The age of the last fetch moves on by itself.
+        self.set_interval(60, self._show_header)
         self.tick()
 
     def on_screen_resume(self) -> None:
@@ -118,6 +129,15 @@ class DashboardScreen(Screen[None]):
                                     self.app.clock.today())
         if not self.app.running:   # during a run, the next refresh shows it: no extra frame
             self._show_progress()
+
+    @work(exclusive=True, group="fetched", exit_on_error=False)
+    async def refresh_fetched(self) -> None:
+        """The last fetch's time and whether there are postings at all."""
+        db = self.app.db
+        self._fetched = await last_fetched(db)
+        self._no_postings = not await has_postings(db)
+        self._show_header()
+        self._show_notice()
 
     @on(QueueSurveyed)
     def _surveyed(self, message: QueueSurveyed) -> None:
@@ -210,11 +230,21 @@ class DashboardScreen(Screen[None]):
 
     def _show_header(self) -> None:
         app = self.app
-        self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok,
-                                        str(app.phase))
+        phase = "fetching" if app.fetcher.busy else str(app.phase)
+        self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok, phase,
+                                        age(self._fetched))
+
+    def no_postings_hint(self) -> str:
+        path = self.app.home / "sources.yaml"
+        return (f"No postings yet: F fetches the boards in sources.yaml; add yours to "
+                f"{path} first (it has examples).")
 
     def _show_notice(self) -> None:
         notice = self.app.notice if not self.app.running else ""
+        if self._no_postings and not self.app.running and not self.app.fetcher.busy:
+            # Said instead of a bare "nothing to do": there is nothing because nothing came in.
+            notice = self.no_postings_hint() if not notice or notice.startswith(
+                "nothing to do") else f"{notice}\n{self.no_postings_hint()}"
         widget = self.query_one("#notice", Static)
         # Wrapped, not cut: a refused lease or a missing model must be readable at 80 columns.
         widget.update(block(notice, style="bold") if notice else Text(""))
@@ -237,8 +267,10 @@ class DashboardScreen(Screen[None]):
         """Which of the run keys apply now: hidden (False) or dimmed (None) otherwise."""
         phase = str(self.app.phase)
         busy = phase in ("starting", "stopping")
+        fetching = self.app.fetcher.busy
         if action == "start":
-            return phase == "idle"
+            return (None if fetching else True) if phase == "idle" else False
+        # `F` is always live: while a run or another fetch goes, pressing it says why not.
         if action == "pause":
             return True if phase == "running" else (None if busy else False)
         if action == "resume":
@@ -249,6 +281,30 @@ class DashboardScreen(Screen[None]):
 
     def action_start(self) -> None:
         self.app.start_run()
+
+    def action_fetch(self) -> None:
+        refused = self.app.fetcher.start()
+        log = self.query_one(EventLog)
+        if refused is not None:
+            log.note(refused)
+            self.notify(refused, title="Fetch", severity="warning", markup=False)
+            return
+        log.note("fetching the boards in sources.yaml …")
+        self._show_header()
+        self._show_notice()
+        self.refresh_bindings()
+
+    @on(FetchLine)
+    def _fetch_line(self, message: FetchLine) -> None:
+        self.query_one(EventLog).note(message.text)
+
+    @on(FetchEnded)
+    def _fetch_ended(self, message: FetchEnded) -> None:
+        self.query_one(EventLog).note(message.text)
+        self.refresh_queue()
+        self.refresh_fetched()
+        self._show_header()
+        self.refresh_bindings()
 
     def action_pause(self) -> None:
         self.app.pause_run()

@@ -12,7 +12,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Static
 
-GENERAL = [("↑ ↓ pgup pgdn", "Move", "move in lists and scroll text")]
+GENERAL = [("↑ ↓ pgup pgdn", "Move", "move in lists and scroll text"),
+           ("ctrl+p", "Commands", "every action of this screen by name, with its key")]
 
 
 def key_table(screen: Screen, app: App) -> list[tuple[str, str, str]]:

@@ -10,7 +10,7 @@ from textual.widget import Widget
 from tui.clock import elapsed
 from tui.literal import plain
 from tui.live import InFlight
-from tui.widgets.rows import Cell, row
+from tui.widgets.rows import Cell, roomy, row
 
 WIDE = 70   # width from which token counts get a column
 
@@ -49,7 +49,7 @@ class InFlightTable(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        wide = width >= WIDE
+        wide = roomy(self) and width >= WIDE
         kind = max([5, *(len(u.kind) for u in self.units)])
         doing = 25 if wide else 15
         tokens = 11 if wide else 0

@@ -10,7 +10,7 @@ from textual.widget import Widget
 from jobtracker.runner import TaskState
 from tui.literal import plain
 from tui.live import TaskCounts
-from tui.widgets.rows import Cell, row
+from tui.widgets.rows import Cell, roomy, row
 
 WIDE = 60   # width from which set-aside, done and failed get columns of their own
 
@@ -58,7 +58,7 @@ class QueueTable(Widget):
 
     def render(self) -> Text:
         width = self.size.width
-        wide = width >= WIDE
+        wide = roomy(self) and width >= WIDE
         name = max([5, *(len(s.name) for s in self.states)])
         tail = 5 + 5 + 6 + 3 if wide else 0        # three more columns and their gaps
         state_width = max(width - 3 - name - tail - 2, 8)

@@ -15,9 +15,21 @@ from typing import Literal
 
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
+from textual.widget import Widget
 
 Justify = Literal["left", "right"]
 Cell = tuple[str, str, int, Justify]   # text (already clean), style, width, justify
+
+# The dashboard widens its panes from 120 columns (its breakpoint) and its tables gain
+# columns from 160. Decided by the screen's width, not each pane's own: with each pane
+# deciding alone, the token column came and went between 108 and 123 columns as the
+# panes were resized, and the queue's columns came at 160 while the docs said 120.
+COLUMNS_FROM = 160
+
+
+def roomy(widget: Widget) -> bool:
+    """Whether the screen is wide enough for the tables' extra columns."""
+    return widget.screen.size.width >= COLUMNS_FROM
 
 
 def fit(text: str, width: int) -> tuple[str, str]:

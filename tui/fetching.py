@@ -1,0 +1,159 @@
+"""`F` on the dashboard: fetch the boards now, one line of progress per board.
+
+The fetch is jobtracker/fetch.py's `fetch_workspace` — the same as `jobtracker
+fetch` — run in an app worker under the workspace's lease, so a run (here or
+from a timer) and a fetch never write postings at the same time. This module
+holds the app's one fetch (`Fetcher`: refused during a run or another fetch, its
+worker's end said in one line), what the screens show of it (a line per board,
+the closing line) and the age of the last fetch for the header.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.message import Message
+from textual.worker import Worker, WorkerState
+
+from jobtracker import store
+from jobtracker.clock import now
+from jobtracker.config import Sources
+from jobtracker.fetch import BoardResult, all_targets, fetch_workspace
+from jobtracker.lease import Lease, LeaseHeld
+from jobtracker.text import one_line
+from jobtracker.yamlfile import ConfigError
+
+if TYPE_CHECKING:
+    from tui.app import JobtrackerApp
+
+
+class FetchLine(Message):
+    """A board was fetched (or failed): its line for the log."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class FetchEnded(Message):
+    """The fetch ended; `text` says how (totals, or why it stopped)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class Fetcher:
+    """The app's fetch: one at a time, never while a run holds the workspace."""
+
+    def __init__(self, app: JobtrackerApp) -> None:
+        self.app = app
+        self.worker: Worker[list[BoardResult]] | None = None
+
+    @property
+    def busy(self) -> bool:
+        return self.worker is not None
+
+    def start(self) -> str | None:
+        """Start fetching every board and feed; the reason, one line, when refused."""
+        app = self.app
+        if self.busy:
+            return "a fetch is already going; its boards show in the log as they finish"
+        if app.running:
+            return "not fetched: a run is going; fetch once it has ended (s stops it)"
+        path = app.setup.ws.home / "sources.yaml"
+        try:
+            sources = app.setup.ws.sources()
+        except ConfigError as exc:
+            return f"not fetched: {one_line(str(exc))}"
+        total = len(all_targets(sources))
+        if not total:
+            return f"nothing to fetch: {path} names no board or feed yet; add some there"
+        self.worker = app.run_worker(self._fetch(sources, total), group="fetch",
+                                     exit_on_error=False, description="the fetch")
+        return None
+
+    async def _fetch(self, sources: Sources, total: int) -> list[BoardResult]:
+        done = 0
+
+        def board_done(result: BoardResult) -> None:
+            nonlocal done
+            done += 1
+            self.app.post_to_screens(FetchLine(board_line(result, done, total)))
+
+        setup = self.app.setup
+        # Under the run's lease: a run started elsewhere (a timer) waits its turn, and
+        # this fetch is refused while one holds the workspace.
+        with Lease(setup.ws.lock):
+            return await fetch_workspace(setup.ws.db, sources, on_board_done=board_done,
+                                         deadline=setup.config.fetch_deadline)
+
+    def worker_changed(self, event: Worker.StateChanged) -> None:
+        """Handled by the app, where the worker was started: the end in one line."""
+        if self.worker is None or event.worker is not self.worker:
+            return
+        if event.state is WorkerState.SUCCESS:
+            text = summary_line(event.worker.result or [])
+        elif event.state is WorkerState.ERROR:
+            error = event.worker.error
+            if isinstance(error, LeaseHeld):
+                text = f"not fetched: {error}"
+            else:
+                what = one_line(str(error)) if error else ""
+                text = f"the fetch stopped: {type(error).__name__}" + (f": {what}" if what
+                                                                         else "")
+        elif event.state is WorkerState.CANCELLED:
+            text = "the fetch was cancelled; the boards written before it are kept"
+        else:
+            return
+        self.worker = None
+        self.app.post_to_screens(FetchEnded(text))
+
+
+def board_line(result: BoardResult, done: int, total: int) -> str:
+    """`fetch 2/5 greenhouse:acme  3 new, 1 closed (0.4s)`, or `… FAILED reason`."""
+    head = f"fetch {done}/{total} {one_line(result.name)}"
+    if not result.ok:
+        return f"{head}  FAILED {one_line(result.error or 'an error')}"
+    if result.not_modified:
+        return f"{head}  not modified ({result.seconds:.1f}s)"
+    return (f"{head}  {result.new} new, {result.updated} updated, {result.closed} closed "
+            f"({result.seconds:.1f}s)")
+
+
+def summary_line(results: list[BoardResult]) -> str:
+    """The closing line: totals, and how many boards failed."""
+    failed = sum(not r.ok for r in results)
+    line = (f"fetched {len(results)} board(s): {sum(r.new for r in results)} new, "
+            f"{sum(r.closed for r in results)} closed")
+    return line + (f"; {failed} failed (their reasons are above)" if failed else "")
+
+
+def age(last: str | None, moment: datetime | None = None) -> str:
+    """`fetched 5m ago` from a stored ISO time; `never fetched` without one."""
+    if not last:
+        return "never fetched"
+    try:
+        then = datetime.fromisoformat(last.replace("Z", "+00:00"))
+    except ValueError:
+        return "never fetched"
+    seconds = max(((moment or now()) - then).total_seconds(), 0)
+    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
+        if seconds >= size:
+            return f"fetched {int(seconds // size)}{unit} ago"
+    return "fetched just now"
+
+
+async def last_fetched(db: Path) -> str | None:
+    """When a board was last fetched (the boards table's newest `last_fetched`)."""
+    async with store.connect(db) as conn:
+        row = await (await conn.execute("SELECT MAX(last_fetched) FROM boards")).fetchone()
+    return row[0] if row else None
+
+
+async def has_postings(db: Path) -> bool:
+    async with store.connect(db) as conn:
+        row = await (await conn.execute("SELECT 1 FROM postings LIMIT 1")).fetchone()
+    return row is not None
