@@ -21,6 +21,7 @@ class RunOptions:
     gguf: str | None = None          # overrides config.yaml: serve this model file embedded
     continuous: bool = False         # every task in priority order, re-surveying as stages drain
     deadline: float | None = None    # seconds; stop admitting units after it
+    reask_stale_prompts: bool = False  # re-ask answers written with another prompt version
 
 
 @dataclass(frozen=True)
@@ -31,6 +32,7 @@ class Setup:
     config: Config
     profile: Profile
     tasks: list[Task]
+    reask_stale_prompts: bool = False
 
     def context(self, now: str) -> Context:
         texts: dict[str, str | None] = {}
@@ -44,7 +46,7 @@ class Setup:
                 raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
                                   ) from None
         return Context(home=self.ws.home, config=self.config, profile=self.profile, now=now,
-                       texts=texts)
+                       texts=texts, reask_stale_prompts=self.reask_stale_prompts)
 
 
 def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
@@ -62,4 +64,4 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
         known = ", ".join(t.name for t in tasks) or "none"
         raise ConfigError(ws.home / "plugins.yaml",
                           f"task {options.task!r} is unknown or switched off (on: {known})")
-    return Setup(ws, config, ws.profile(), tasks)
+    return Setup(ws, config, ws.profile(), tasks, options.reask_stale_prompts)
