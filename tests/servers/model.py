@@ -376,7 +376,7 @@ class ModelServer(OpenAIServer):
             text = "".join(str(m.get("content", "")) for m in body.get("messages") or ()
                            if isinstance(m, dict))
             with self._lock:
-                shared = len(os.path.commonprefix([self._slot_text, text]))
+                shared = len(os.path.commonprefix([self._slot_text, text]))  # noqa: RUF071 (characters, as intended)
                 self._slot_text = text
             cached = min(shared // 4, usage["prompt_tokens"])
             usage["prompt_tokens_details"] = {"cached_tokens": cached}

@@ -82,7 +82,7 @@ def test_the_unchanging_part_comes_first_and_is_shared(name: str) -> None:
     first, second = two_units(name)
     one, two = task.request(first, CTX), task.request(second, CTX)
     text_one, text_two = rendered(one), rendered(two)
-    shared = os.path.commonprefix([text_one, text_two])
+    shared = os.path.commonprefix([text_one, text_two])  # noqa: RUF071 (characters)
     for unit, text, request in ((first, text_one, one), (second, text_two, two)):
         # The unit's own text is the very end of the prompt...
         own = subject_text(name, unit)
