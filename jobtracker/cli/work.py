@@ -67,20 +67,23 @@ class RunLineReporter(PlainLineReporter):
 
 
 def summary_line(result: runner.RunResult, calls: CallTotals | None = None) -> str:
-    """The closing line of a run, in the plain-line reporter's format, with the run's
-    token figures (`calls`) when it made calls; it repeats what stopped reporting
-    during the run (events.jsonl on a full disk, say), since that was said only once,
-    on stderr, as it happened."""
+    """The closing line of a run, in the plain-line reporter's format, after a line
+    with the run's token figures (`calls`) when it made calls; it repeats what stopped
+    reporting during the run (events.jsonl on a full disk, say), since that was said
+    only once, on stderr, as it happened."""
     counts = result.counts
     event = StageFinished(stage="run", finished=counts["finished"], failed=counts["failed"],
                           skipped=counts["skipped"], elapsed=result.elapsed,
                           time=datetime.now(UTC))
     line = PlainLineReporter.format(event)
-    tokens = calls.describe() if calls is not None else ""
-    if tokens:
-        line += ascii_line(f"  {tokens}")
     if result.reporter_errors:
         line += ascii_line("  " + "; ".join(result.reporter_errors))
+    tokens = calls.describe() if calls is not None else ""
+    if tokens:
+        # A line of its own just before: the counts line stays the run's last, as a log
+        # reader expects (it ends with the elapsed time).
+        clock = event.time.astimezone().strftime("%H:%M:%S")
+        line = ascii_line(f"{clock} {'calls':<5}  {'run':<6}  {tokens}") + "\n" + line
     return line
 
 

@@ -55,7 +55,7 @@ def test_a_run_records_timings_and_says_what_the_cache_served(
         tmp_path: Path, server: ModelServer, capsys: pytest.CaptureFixture[str]) -> None:
     ws = workspace(tmp_path, server.url)
     assert main(["--home", str(ws.home), "work"]) == 0
-    last = capsys.readouterr().out.splitlines()[-1]
+    tokens_line, last = capsys.readouterr().out.splitlines()[-2:]
     (run_dir,) = list(ws.runs.iterdir())
     events = [json.loads(line) for line in (run_dir / "events.jsonl").read_text().splitlines()]
     calls = [e["data"] for e in events if e["type"] == "call_finished"]
@@ -69,8 +69,8 @@ def test_a_run_records_timings_and_says_what_the_cache_served(
     cached = sum(c["cached_tokens"] for c in calls)
     generated = sum(c["output_tokens"] for c in calls)
     assert "3 finished, 0 failed, 0 skipped in 0:00:" in last
-    assert (f"tokens: {prompt:,} prompt ({cached / prompt:.0%} cached), {generated:,} "
-            "generated, 40.0 tok/s") in last
+    assert tokens_line.endswith(f"calls  run     tokens: {prompt:,} prompt ({cached / prompt:.0%}"
+                                f" cached), {generated:,} generated, 40.0 tok/s")
 
     # Which model answered: matches --json, and every ranking row.
     capsys.readouterr()
