@@ -31,7 +31,15 @@ import httpx
 
 from jobtracker import secrets
 from jobtracker.config import LLMConfig
-from jobtracker.llm_answer import cleaned, count, model_ids, parse_content, schema_problem
+from jobtracker.llm_answer import (
+    Timings,
+    cleaned,
+    count,
+    model_ids,
+    parse_content,
+    schema_problem,
+    server_timings,
+)
 from jobtracker.text import one_line
 from jobtracker.workers.events import EventType, report
 
@@ -72,6 +80,7 @@ class Answer:
     output_tokens: int
     seconds: float      # the successful attempt's round trip
     attempts: int
+    timings: Timings = field(default_factory=Timings)   # what the server said of its work
 
 
 @dataclass(frozen=True)
@@ -159,6 +168,7 @@ class LLMClient:
         # Set once a server rejects the nested json_schema form (llama-cpp-python).
         self.flat_response_format = False
         self._retries_stopped = asyncio.Event()
+        self.last_probe: ProbeResult | None = None
 
     def stop_retrying(self) -> None:
         """From now on a failed attempt is the call's last: waits for a retry end at once
@@ -177,7 +187,6 @@ class LLMClient:
             for waiter in (sleeper, stopper):
                 waiter.cancel()
         return not self._retries_stopped.is_set()
-        self.last_probe: ProbeResult | None = None
 
     async def __aenter__(self) -> LLMClient:
         return self
@@ -257,10 +266,15 @@ class LLMClient:
             outcome = await self._attempt(task, model, messages, schema, headers)
             if isinstance(outcome, Answer):
                 seconds = time.perf_counter() - started
+                timings = outcome.timings
                 report(EventType.CALL_FINISHED, model=model, input_tokens=outcome.input_tokens,
-                       output_tokens=outcome.output_tokens, seconds=round(seconds, 3))
+                       output_tokens=outcome.output_tokens, seconds=round(seconds, 3),
+                       cached_tokens=timings.cached_tokens,
+                       evaluated_tokens=timings.evaluated_tokens,
+                       tokens_per_second=None if timings.tokens_per_second is None
+                       else round(timings.tokens_per_second, 2))
                 return Answer(outcome.data, model, outcome.input_tokens,
-                              outcome.output_tokens, seconds, attempt)
+                              outcome.output_tokens, seconds, attempt, timings)
             if not outcome.retryable or attempt >= attempts:
                 raise LLMError(self._redact(outcome.detail), attempts=attempt,
                                status=outcome.status)
@@ -356,8 +370,9 @@ class LLMClient:
             return _Failure("off schema", f"answer off schema: {problem}")
         usage = payload.get("usage")
         usage = usage if isinstance(usage, dict) else {}
-        return Answer(data, model, count(usage.get("prompt_tokens")),
-                      count(usage.get("completion_tokens")), 0.0, 0)
+        prompt_tokens = count(usage.get("prompt_tokens"))
+        return Answer(data, model, prompt_tokens, count(usage.get("completion_tokens")), 0.0, 0,
+                      server_timings(payload, prompt_tokens))
 
     # --- secrets -------------------------------------------------------------------
 

@@ -8,7 +8,9 @@ do not all enforce it), and a usage count that is not a plausible count is 0.
 from __future__ import annotations
 
 import json
+import math
 import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -82,4 +84,55 @@ def count(value: Any) -> int:
     return value if 0 <= value <= MAX_TOKEN_COUNT else 0
 
 
-__all__ = ["MAX_TOKEN_COUNT", "cleaned", "count", "model_ids", "parse_content", "schema_problem"]
+# Faster than any server generates: a rate above it is a server's bug.
+MAX_TOKENS_PER_SECOND = 1_000_000.0
+
+
+@dataclass(frozen=True)
+class Timings:
+    """What the server said about its own work on one answer, each None when it did not
+    say or said something implausible (a server's figures are not trusted into a sum)."""
+
+    cached_tokens: int | None = None       # prompt tokens reused from its prefix cache
+    evaluated_tokens: int | None = None    # prompt tokens it computed (llama.cpp prompt_n)
+    generated_tokens: int | None = None    # llama.cpp predicted_n
+    tokens_per_second: float | None = None  # generation speed (llama.cpp predicted_per_second)
+
+
+def _known_count(value: Any) -> int | None:
+    """A count, or None when absent or not a plausible count (see count())."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= MAX_TOKEN_COUNT else None
+
+
+def _rate(value: Any) -> float | None:
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    rate = float(value)
+    return rate if math.isfinite(rate) and 0 < rate <= MAX_TOKENS_PER_SECOND else None
+
+
+def server_timings(payload: dict[str, Any], prompt_tokens: int) -> Timings:
+    """llama.cpp's `timings` (`cache_n`, `prompt_n`, `predicted_n`,
+    `predicted_per_second`) or vLLM's `usage.prompt_tokens_details.cached_tokens`.
+    llama.cpp's own figure wins when both are there and it is believable; a cached
+    count larger than the prompt (when the prompt's size is known) is not."""
+    timings = payload.get("timings")
+    timings = timings if isinstance(timings, dict) else {}
+    usage = payload.get("usage")
+    details = usage.get("prompt_tokens_details") if isinstance(usage, dict) else None
+    details = details if isinstance(details, dict) else {}
+    cached = None
+    for said in (timings.get("cache_n"), details.get("cached_tokens")):
+        said = _known_count(said)
+        if said is not None and not (prompt_tokens and said > prompt_tokens):
+            cached = said
+            break
+    return Timings(cached_tokens=cached, evaluated_tokens=_known_count(timings.get("prompt_n")),
+                   generated_tokens=_known_count(timings.get("predicted_n")),
+                   tokens_per_second=_rate(timings.get("predicted_per_second")))
+
+
+__all__ = ["MAX_TOKEN_COUNT", "Timings", "cleaned", "count", "model_ids", "parse_content",
+           "schema_problem", "server_timings"]

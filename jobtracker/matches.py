@@ -31,6 +31,8 @@ class Match:
     status: str | None         # the application's status, None without one
     stale: bool                # judged against older profile prose or an older description
     parts: dict[str, dict[str, Any]]   # how the score is made: name -> value, weight, points
+    model: str | None = None   # the model that gave the verdict (None: not recorded)
+    prompt_version: str | None = None   # the judge prompt it answered (None: unknown)
 
     @property
     def label(self) -> str:
@@ -56,7 +58,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
         "a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "p.description_hash) AS stale "
+        "p.description_hash) AS stale, r.model, r.prompt_version "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
@@ -71,6 +73,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     return [
         Match(id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
               title=row["title"], location=row["location"], url=row["url"],
-              status=row["status"], stale=bool(row["stale"]), parts=json.loads(row["parts"]))
+              status=row["status"], stale=bool(row["stale"]), parts=json.loads(row["parts"]),
+              model=row["model"] or None, prompt_version=row["prompt_version"])
         for row in rows
     ]

@@ -36,6 +36,13 @@ class Telemetry:
             "jobtracker.call.duration", unit="s", description="model call latency, by task")
         self.tokens = meter.create_counter(
             "jobtracker.tokens", unit="{token}", description="tokens, by task and direction")
+        # Only where the server says (llama.cpp timings, vLLM prompt_tokens_details).
+        self.cached_tokens = meter.create_counter(
+            "jobtracker.tokens.cached", unit="{token}",
+            description="prompt tokens the server served from its prefix cache, by task")
+        self.generation_speed = meter.create_histogram(
+            "jobtracker.generation.speed", unit="{token}/s",
+            description="the server's own generation speed per call, by task")
 
     @classmethod
     def from_env(cls) -> Telemetry:
@@ -90,3 +97,7 @@ class TelemetryReporter:
                                      ("output", event.output_tokens)):
                 if isinstance(count, int):
                     self.telemetry.tokens.add(count, {**attrs, "direction": direction})
+            if isinstance(event.cached_tokens, int):
+                self.telemetry.cached_tokens.add(event.cached_tokens, attrs)
+            if isinstance(event.tokens_per_second, int | float):
+                self.telemetry.generation_speed.record(float(event.tokens_per_second), attrs)

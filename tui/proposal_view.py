@@ -71,7 +71,10 @@ def detail(item: ReviewItem) -> RenderableType:
     p = item.proposal
     head = Text()
     head.append(f"{MARKS[p.state]} {p.state}", style=MARK_STYLES[p.state])
-    head.append(f"   #{p.id} {p.kind} from {p.task}\n", style="dim")
+    head.append(f"   #{p.id} {p.kind} from {p.task}", style="dim")
+    if p.model:   # which model answered (not recorded before provenance: left out)
+        head.append(f" · {one_line(p.model, 40)}", style="dim")
+    head.append("\n")
     head.append(one_line(item.heading), style="bold")
     if item.score is not None:
         head.append(f"   score {item.score:.2f}")

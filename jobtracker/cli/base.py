@@ -94,7 +94,8 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
         task=task or getattr(args, "task", None), budget=getattr(args, "budget", None),
         concurrency=getattr(args, "concurrency", None), llm_url=getattr(args, "llm_url", None),
         gguf=getattr(args, "gguf", None), continuous=continuous,
-        deadline=getattr(args, "deadline", None))
+        deadline=getattr(args, "deadline", None),
+        reask_stale_prompts=getattr(args, "reask_stale_prompts", False))
 
 
 class Parser(argparse.ArgumentParser):

@@ -121,11 +121,18 @@ def _print_list(found: list[Proposal], as_json: bool) -> int:
     return EXIT_OK
 
 
+def _answered_by(p: Proposal) -> str:
+    """Which model answered, and with which prompt: `qwen3:8b (prompt 3f2a9c1b04de)`."""
+    model = p.model or "unknown (proposed before models were recorded)"
+    return f"{model} (prompt {p.prompt_version})" if p.prompt_version else model
+
+
 def _details(p: Proposal) -> str:
     fields = [
         ("kind", f"{p.kind} (from the {p.task} task, unit {p.unit_key})"),
         ("posting", p.posting_id), ("application", p.application_id),
         ("summary", p.summary), ("created", p.created_at), ("decided", p.decided_at),
+        ("model", _answered_by(p)),
     ]
     # The payload for people: text as it is, structures as JSON.
     for key in sorted(p.payload):

@@ -20,6 +20,7 @@ from jobtracker.cli.base import (
     run_options,
 )
 from jobtracker.lease import LeaseHeld
+from jobtracker.workers.calltotals import CallTotals
 from jobtracker.workers.events import Event, Reporter, StageFinished
 from jobtracker.workers.reporters import PlainLineReporter, ascii_line
 from jobtracker.workspace import Workspace
@@ -33,6 +34,9 @@ def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> Non
                         help="print the queue and what would run; change nothing")
     parser.add_argument("--verbose", action="store_true",
                         help="also print each unit's steps and model calls")
+    parser.add_argument("--reask-stale-prompts", action="store_true",
+                        help="also ask again answers written with an older prompt (or an "
+                             "unknown one); counted in --dry-run")
     add_run_options(parser)
 
 
@@ -62,10 +66,11 @@ class RunLineReporter(PlainLineReporter):
             super().emit(event)
 
 
-def summary_line(result: runner.RunResult) -> str:
-    """The closing line of a run, in the plain-line reporter's format; it repeats what
-    stopped reporting during the run (events.jsonl on a full disk, say), since that was
-    said only once, on stderr, as it happened."""
+def summary_line(result: runner.RunResult, calls: CallTotals | None = None) -> str:
+    """The closing line of a run, in the plain-line reporter's format, after a line
+    with the run's token figures (`calls`) when it made calls; it repeats what stopped
+    reporting during the run (events.jsonl on a full disk, say), since that was said
+    only once, on stderr, as it happened."""
     counts = result.counts
     event = StageFinished(stage="run", finished=counts["finished"], failed=counts["failed"],
                           skipped=counts["skipped"], elapsed=result.elapsed,
@@ -73,6 +78,12 @@ def summary_line(result: runner.RunResult) -> str:
     line = PlainLineReporter.format(event)
     if result.reporter_errors:
         line += ascii_line("  " + "; ".join(result.reporter_errors))
+    tokens = calls.describe() if calls is not None else ""
+    if tokens:
+        # A line of its own just before: the counts line stays the run's last, as a log
+        # reader expects (it ends with the elapsed time).
+        clock = event.time.astimezone().strftime("%H:%M:%S")
+        line = ascii_line(f"{clock} {'calls':<5}  {'run':<6}  {tokens}") + "\n" + line
     return line
 
 
@@ -112,9 +123,10 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
         print(ascii_line(f"{datetime.now():%H:%M:%S} model  starting the embedded model "
                          f"{setup.config.llm.gguf.name}; loading can take a while"),
               file=out, flush=True)
+    calls = CallTotals()
     try:
         result = asyncio.run(_work_until_terminated(
-            setup, options, [RunLineReporter(stream=out, verbose=verbose)]))
+            setup, options, [RunLineReporter(stream=out, verbose=verbose), calls]))
     except LeaseHeld as held:
         print(f"jobtracker: {held}; nothing to do here", file=out, flush=True)
         return EXIT_OK
@@ -130,7 +142,7 @@ def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbos
         return EXIT_OK
     if not result.worked:
         print(format_queue(result.states, None), file=out)
-    print(summary_line(result), file=out, flush=True)
+    print(summary_line(result, calls), file=out, flush=True)
     return result.exit_code
 
 

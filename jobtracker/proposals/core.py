@@ -53,6 +53,8 @@ class Proposal:
     decided_at: str | None
     decision: dict[str, Any] | None   # what accept changed, for undo
     stale_reason: str | None = None   # set when pending and its inputs changed
+    model: str | None = None          # which model answered (None: unknown, an older row)
+    prompt_version: str | None = None # the asking task's prompt version (None: unknown)
 
     @property
     def state(self) -> str:
@@ -68,6 +70,7 @@ class Proposal:
             "summary": self.summary, "unit_key": self.unit_key, "item": self.item,
             "payload": self.payload, "stale_reason": self.stale_reason,
             "created_at": self.created_at, "decided_at": self.decided_at,
+            "model": self.model, "prompt_version": self.prompt_version,
         }
 
 
@@ -132,17 +135,18 @@ def _kind(name: str) -> Kind:
 # --- reading ------------------------------------------------------------------------
 
 _COLUMNS = ("id, kind, task, unit_key, item, posting_id, application_id, payload, input_hash, "
-            "summary, state, created_at, decided_at, decision")
+            "summary, state, created_at, decided_at, decision, model, prompt_version")
 
 
 def _from_row(row: Any) -> Proposal:
     (pid, kind, task, unit_key, item, posting_id, application_id, payload, input_hash,
-     summary, state, created_at, decided_at, decision) = row
+     summary, state, created_at, decided_at, decision, model, prompt_version) = row
     return Proposal(
         id=pid, kind=kind, task=task, unit_key=unit_key, item=item, posting_id=posting_id,
         application_id=application_id, payload=json.loads(payload or "{}"),
         input_hash=input_hash, summary=summary, stored_state=state, created_at=created_at,
-        decided_at=decided_at, decision=json.loads(decision) if decision else None)
+        decided_at=decided_at, decision=json.loads(decision) if decision else None,
+        model=model or None, prompt_version=prompt_version)
 
 
 async def _with_staleness(conn: aiosqlite.Connection, proposal: Proposal,
@@ -183,7 +187,8 @@ async def list_proposals(conn: aiosqlite.Connection, home: Path | None = None,
 async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: str,
                  payload: dict[str, Any], summary: str, now: str, item: int = 0,
                  posting_id: int | None = None, application_id: int | None = None,
-                 input_hash: str = "") -> int:
+                 input_hash: str = "", model: str | None = None,
+                 prompt_version: str | None = None) -> int:
     """Record a pending proposal inside the caller's transaction; returns its id.
 
     Idempotent: a second call for the same (task, unit_key, item) returns the
@@ -192,10 +197,11 @@ async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: 
     _kind(kind)
     await conn.execute(
         "INSERT INTO proposals (kind, task, unit_key, item, posting_id, application_id, "
-        "payload, input_hash, summary, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT (task, unit_key, item) DO NOTHING",
+        "payload, input_hash, summary, created_at, model, prompt_version) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (task, unit_key, item) DO NOTHING",
         (kind, task, unit_key, item, posting_id, application_id,
-         json.dumps(payload, ensure_ascii=False, sort_keys=True), input_hash, summary, now))
+         json.dumps(payload, ensure_ascii=False, sort_keys=True), input_hash, summary, now,
+         model, prompt_version))
     row = await (await conn.execute(
         "SELECT id FROM proposals WHERE task = ? AND unit_key = ? AND item = ?",
         (task, unit_key, item))).fetchone()

@@ -22,6 +22,7 @@ class RunOptions:
     model: str | None = None         # overrides config.yaml's llm.model and llm.models
     continuous: bool = False         # every task in priority order, re-surveying as stages drain
     deadline: float | None = None    # seconds; stop admitting units after it
+    reask_stale_prompts: bool = False  # re-ask answers written with another prompt version
 
 
 @dataclass(frozen=True)
@@ -32,6 +33,7 @@ class Setup:
     config: Config
     profile: Profile
     tasks: list[Task]
+    reask_stale_prompts: bool = False
 
     def context(self, now: str) -> Context:
         texts: dict[str, str | None] = {}
@@ -45,7 +47,7 @@ class Setup:
                 raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
                                   ) from None
         return Context(home=self.ws.home, config=self.config, profile=self.profile, now=now,
-                       texts=texts)
+                       texts=texts, reask_stale_prompts=self.reask_stale_prompts)
 
 
 def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
@@ -65,4 +67,4 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
         known = ", ".join(t.name for t in tasks) or "none"
         raise ConfigError(ws.home / "plugins.yaml",
                           f"task {options.task!r} is unknown or switched off (on: {known})")
-    return Setup(ws, config, ws.profile(), tasks)
+    return Setup(ws, config, ws.profile(), tasks, options.reask_stale_prompts)

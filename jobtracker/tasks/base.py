@@ -9,6 +9,8 @@ no clock: the runner (`jobtracker/run/`) owns those, and hands the time in as
 
 from __future__ import annotations
 
+import hashlib
+import json
 import re
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
@@ -125,6 +127,9 @@ class Context:
     profile: Profile
     now: str                          # ISO 8601 UTC, read once by the runner
     texts: dict[str, str | None] = field(default_factory=dict)  # resume.md, ... (None: missing)
+    # `work --reask-stale-prompts`: answers written under another prompt version (or an
+    # unknown one) are pending again. Off, a new prompt version re-asks nothing.
+    reask_stale_prompts: bool = False
 
 
 class NoAnswer(Exception):
@@ -132,6 +137,13 @@ class NoAnswer(Exception):
 
     Counted as a failed unit, exactly like a transport failure: nothing is written.
     """
+
+
+def prompt_version_of(system: str, schema: Mapping[str, Any]) -> str:
+    """12 hex digits naming a prompt: the system message and the answer schema, hashed
+    together (canonical JSON, so key order in the source does not matter)."""
+    blob = json.dumps({"system": system, "schema": schema}, sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(blob.encode()).hexdigest()[:12]
 
 
 class Task:
@@ -149,6 +161,45 @@ class Task:
     # What configuration needs from the task (config.py is given the registry):
     enabled_by_default: ClassVar[bool] = True   # when plugins.yaml does not say
     max_tokens: ClassVar[int | None] = None     # answer bound; None: llm.max_tokens.default
+    # The prompt, declared once: `build_request()` sends exactly these, so the
+    # `prompt_version` stored with every answer changes whenever they do.
+    system: ClassVar[str]
+    schema: ClassVar[dict[str, Any]]
+
+    @property
+    def prompt_version(self) -> str:
+        """A hash of the system prompt and the answer schema this task sends."""
+        return prompt_version_of(self.system, self.schema)
+
+    def build_request(self, fixed: str, subject: str) -> Request:
+        """The request, laid out for the server's prefix cache: the system prompt, then
+        the user message's `fixed` part (what is the same for every unit of a run: the
+        profile, resume, keywords, template, the question), then the unit's own
+        `subject` (the posting or the email) last. A server reuses a prompt's prefix
+        only when it is byte-identical, so nothing unit-specific may come before
+        `subject`."""
+        user = f"{fixed}\n\n{subject}" if fixed else subject
+        return Request(messages=[{"role": "system", "content": self.system},
+                                 {"role": "user", "content": user}],
+                       schema=self.schema)
+
+    def stale_prompt(self, ctx: Context, column: str) -> tuple[str, list[Any]]:
+        """SQL (with its parameters) true for a stored answer whose `column` holds another
+        prompt version than this task's, or none (written before versions were
+        recorded) — only under `--reask-stale-prompts`; otherwise always false."""
+        if not ctx.reask_stale_prompts:
+            return "0", []
+        return f"({column} IS NULL OR {column} != ?)", [self.prompt_version]
+
+    def reask_key(self, ctx: Context, key: str, stored_version: str | None,
+                  answered: bool) -> str:
+        """The unit key of a question asked again, under `--reask-stale-prompts`, for an
+        answer written with another prompt: the prompt version is added, so its
+        Idempotency-Key and proposals are new (a router must not hand back the old
+        answer; a proposal is made once per unit key)."""
+        if ctx.reask_stale_prompts and answered and stored_version != self.prompt_version:
+            return f"{key}:prompt-{self.prompt_version}"
+        return key
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         """Why this task cannot run at all (missing config), or None."""

@@ -123,6 +123,8 @@ class CoverLetterTask(ScoredMatchTask):
     enabled_by_default = False   # a letter is asked for, not assumed
     max_tokens = 1500            # up to five paragraphs
     answers_table = "cover_letters"
+    system = SYSTEM
+    schema = SCHEMA
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         template = ctx.texts.get(TEMPLATE)
@@ -136,15 +138,13 @@ class CoverLetterTask(ScoredMatchTask):
         return [("template_hash", text_hash(ctx.texts.get(TEMPLATE))), *super()._checks(ctx)]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        user = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"
-                f"{keywords_block(ctx)}\n\n"
-                f"My letter template (the body goes where it says):\n<template>\n"
-                f"{ctx.texts.get(TEMPLATE) or ''}\n</template>\n\n"
-                f"{posting_block(unit.data)}\n\n"
-                "Write the body of my cover letter for this posting.")
-        return Request(messages=[{"role": "system", "content": SYSTEM},
-                                 {"role": "user", "content": user}],
-                       schema=SCHEMA)
+        # Resume, keywords, template and the ask first, the posting last (prefix cache).
+        fixed = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"
+                 f"{keywords_block(ctx)}\n\n"
+                 f"My letter template (the body goes where it says):\n<template>\n"
+                 f"{ctx.texts.get(TEMPLATE) or ''}\n</template>\n\n"
+                 "Write the body of my cover letter for the posting below.")
+        return self.build_request(fixed, posting_block(unit.data))
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
         """Keep the paragraphs the resume supports; NoAnswer when none is left."""
@@ -177,20 +177,21 @@ class CoverLetterTask(ScoredMatchTask):
         kept = result["paragraphs"]
         await conn.execute(
             "INSERT INTO cover_letters (posting_id, unit_key, template_hash, resume_hash, "
-            "keywords_hash, description_hash, paragraphs, dropped, model, written_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
+            "keywords_hash, description_hash, paragraphs, dropped, model, prompt_version, "
+            "written_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "ON CONFLICT (posting_id) DO UPDATE SET "
             "unit_key = excluded.unit_key, template_hash = excluded.template_hash, "
             "resume_hash = excluded.resume_hash, keywords_hash = excluded.keywords_hash, "
             "description_hash = excluded.description_hash, paragraphs = excluded.paragraphs, "
             "dropped = excluded.dropped, model = excluded.model, "
-            "written_at = excluded.written_at",
+            "prompt_version = excluded.prompt_version, written_at = excluded.written_at",
             (data["posting_id"], unit.unit_key, data["template_hash"], data["resume_hash"],
              data["keywords_hash"], data["description_hash"], len(kept),
-             len(result["dropped"]), model, ctx.now))
+             len(result["dropped"]), model, self.prompt_version, ctx.now))
         dropped = f", {len(result['dropped'])} dropped" if result["dropped"] else ""
         await proposals.create(
             conn, kind="letter", task=self.name, unit_key=unit.unit_key, now=ctx.now,
-            posting_id=data["posting_id"],
+            posting_id=data["posting_id"], model=model, prompt_version=self.prompt_version,
             input_hash=f"{data['template_hash']}:{data['resume_hash']}:"
                        f"{data['keywords_hash']}:{data['description_hash']}",
             summary=one_line(f"{posting_label(data['company'], data['title'])}: cover letter, "

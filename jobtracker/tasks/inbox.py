@@ -79,9 +79,9 @@ SCHEMA: dict[str, Any] = {
 
 _SELECT = """
     SELECT m.key, m.sender, m.subject, m.sent_at, substr(m.body, 1, ?), m.company,
-           m.posting_id, COALESCE(p.title, '')
+           m.posting_id, COALESCE(p.title, ''), m.state IS NOT NULL, m.prompt_version
     FROM messages AS m LEFT JOIN postings AS p ON p.id = m.posting_id
-    WHERE m.state IS NULL {subject}
+    WHERE {unread} {subject}
     ORDER BY m.sent_at, m.key
 """
 
@@ -115,6 +115,8 @@ class InboxTask(Task):
     name = "inbox"
     priority = 40
     summary = "read replies from employers and propose updates"
+    system = SYSTEM
+    schema = SCHEMA
 
     # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
     # The context is the run's own object, so the reason never outlives the run.
@@ -167,15 +169,26 @@ class InboxTask(Task):
 
         return await unsynced_count(conn, ctx.config.maildir)
 
+    def _unread(self, ctx: Context) -> tuple[str, list[Any]]:
+        """Messages to read: unread ones, and (--reask-stale-prompts) ones read with
+        another prompt. The plain form alone keeps to the index of unread messages."""
+        if not ctx.reask_stale_prompts:
+            return "m.state IS NULL", []
+        stale, params = self.stale_prompt(ctx, "m.prompt_version")
+        return f"(m.state IS NULL OR {stale})", params
+
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
+        unread, params = self._unread(ctx)
         row = await (await conn.execute(
-            "SELECT COUNT(*) FROM messages WHERE state IS NULL")).fetchone()
+            f"SELECT COUNT(*) FROM messages AS m WHERE {unread}", params)).fetchone()
         return int(row[0])
 
     async def pending(self, conn: aiosqlite.Connection, ctx: Context, limit: int | None = None,
                       subject: int | str | None = None) -> list[Unit]:
-        sql = _SELECT.format(subject="AND m.key = ?" if subject is not None else "")
-        params: list[Any] = [PROMPT_BODY_CHARS]
+        unread, unread_params = self._unread(ctx)
+        sql = _SELECT.format(unread=unread,
+                             subject="AND m.key = ?" if subject is not None else "")
+        params: list[Any] = [PROMPT_BODY_CHARS, *unread_params]
         if subject is not None:
             params.append(str(subject))
         if limit is not None:
@@ -183,12 +196,13 @@ class InboxTask(Task):
             params.append(limit)
         rows = await conn.execute_fetchall(sql, params)
         return [
-            Unit(task=self.name, unit_key=f"m:{key}", subject=key,
-                 label=label(company, sender, subj),
+            Unit(task=self.name, unit_key=self.reask_key(ctx, f"m:{key}", version, bool(read)),
+                 subject=key, label=label(company, sender, subj),
                  data={"key": key, "sender": sender, "subject": subj, "date": sent_at,
                        "body": body, "company": company, "posting_id": posting_id,
                        "title": title})
-            for key, sender, subj, sent_at, body, company, posting_id, title in rows
+            for key, sender, subj, sent_at, body, company, posting_id, title, read, version
+            in rows
         ]
 
     def request(self, unit: Unit, ctx: Context) -> Request:
@@ -199,10 +213,9 @@ class InboxTask(Task):
             about += f" — {data['title']})\n" if data["title"] else ")\n"
         email_text = (f"{about}From: {data['sender']}\nDate: {data['date']}\n"
                       f"Subject: {data['subject']}\n\n{data['body']}")
-        return Request(
-            messages=[{"role": "system", "content": SYSTEM},
-                      {"role": "user", "content": email_text}],
-            schema=SCHEMA)
+        # Nothing is the same from one email to the next but the system prompt: the
+        # email is the whole user message.
+        return self.build_request("", email_text)
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, str]:
         state = answer["state"]
@@ -217,17 +230,21 @@ class InboxTask(Task):
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
         state = result["state"]
+        # Written once per prompt version: a message read before is read again only under
+        # --reask-stale-prompts, and only when its reading came from another prompt.
         cursor = await conn.execute(
-            "UPDATE messages SET state = ?, evidence = ?, summary = ?, model = ?, read_at = ? "
-            "WHERE key = ? AND state IS NULL",
-            (state, result["evidence"], result["summary"], model, ctx.now, unit.subject))
+            "UPDATE messages SET state = ?, evidence = ?, summary = ?, model = ?, "
+            "prompt_version = ?, read_at = ? WHERE key = ? AND (state IS NULL OR "
+            "prompt_version IS NULL OR prompt_version != ?)",
+            (state, result["evidence"], result["summary"], model, self.prompt_version,
+             ctx.now, unit.subject, self.prompt_version))
         if cursor.rowcount and state in STATUS_FOR_STATE:
-            await _propose_status(conn, unit, result, ctx.now)
+            await _propose_status(conn, unit, result, ctx.now, model, self.prompt_version)
         return state
 
 
 async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[str, str],
-                          now: str) -> int | None:
+                          now: str, model: str, prompt_version: str) -> int | None:
     """A status proposal for what the message suggests, when it changes something and
     there is something (application, posting or company) to change."""
     row = await (await conn.execute(
@@ -247,7 +264,8 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
         return None
     who = one_line(company or f"posting {posting_id}", 60)
     return await proposals.create(
-        conn, kind="status", task="inbox", unit_key=unit.unit_key, now=now,
+        conn, kind="status", task="inbox", unit_key=unit.unit_key, now=now, model=model,
+        prompt_version=prompt_version,
         posting_id=posting_id, application_id=application[0] if application else None,
         input_hash=f"{application[0] if application else ''}:{current or ''}",
         summary=one_line(f"{who}: {current or 'no application'} → {target} "

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import re
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import matching, scoring
@@ -106,6 +107,8 @@ class JudgeTask(Task):
     name = "judge"
     priority = 20
     summary = "judge open matches against profile.yaml"
+    system = SYSTEM
+    schema = SCHEMA
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         if not ctx.profile.exists:
@@ -123,10 +126,11 @@ class JudgeTask(Task):
         hashes the description stored now, and reading it touches no long text.
         """
         where, params = matching.match_where(ctx.profile)
+        stale, stale_params = self.stale_prompt(ctx, "r.prompt_version")
         where += (" AND p.description_hash != ''"
                   " AND (r.posting_id IS NULL OR r.prose_hash != ?"
-                  " OR r.description_hash IS NOT p.description_hash)")
-        params.append(ctx.profile.prose_hash)
+                  f" OR r.description_hash IS NOT p.description_hash OR {stale})")
+        params += [ctx.profile.prose_hash, *stale_params]
         if subject is not None:
             where += " AND p.id = ?"
             params.append(int(subject))
@@ -149,25 +153,29 @@ class JudgeTask(Task):
         if subject is not None and not str(subject).isdigit():
             return []
         where, params = self._where(ctx, subject)
-        sql = (f"SELECT {POSTING_COLUMNS}, p.location, p.description_source "
+        sql = (f"SELECT {POSTING_COLUMNS}, p.location, p.description_source, "
+               "r.prompt_version AS prompt_version, r.posting_id IS NOT NULL AS answered "
                f"FROM {matching.FROM_POSTINGS} LEFT JOIN rankings AS r ON r.posting_id = p.id "
                f"WHERE {where} ORDER BY {ORDER}")
         if limit is not None:
             sql += " LIMIT ?"
             params.append(limit)
         prose_hash = ctx.profile.prose_hash
-        return [posting_unit(self.name, row, prose_hash, location=row["location"],
-                             description_source=row["description_source"],
-                             prose_hash=prose_hash)
-                for row in await conn.execute_fetchall(sql, params)]
+        units = []
+        for row in await conn.execute_fetchall(sql, params):
+            unit = posting_unit(self.name, row, prose_hash, location=row["location"],
+                                description_source=row["description_source"],
+                                prose_hash=prose_hash)
+            units.append(replace(unit, unit_key=self.reask_key(
+                ctx, unit.unit_key, row["prompt_version"], bool(row["answered"]))))
+        return units
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        user = (f"What I am looking for:\n{ctx.profile.prose.strip()}\n\n"
-                f"{posting_block(unit.data)}\n\n"
-                "How well does this posting fit what I am looking for?")
-        return Request(messages=[{"role": "system", "content": SYSTEM},
-                                 {"role": "user", "content": user}],
-                       schema=SCHEMA)
+        # The profile and the question first, the posting last: every unit of a run
+        # shares all of the prompt before <posting> (the server's prefix cache).
+        fixed = (f"What I am looking for:\n{ctx.profile.prose.strip()}\n\n"
+                 "How well does the posting below fit what I am looking for?")
+        return self.build_request(fixed, posting_block(unit.data))
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
         """Clean the answer; keep only requirements whose words the posting uses.
@@ -197,15 +205,16 @@ class JudgeTask(Task):
         data = unit.data
         await conn.execute(
             "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, "
-            "verdict, reasons, meets, misses, model, ranked_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+            "verdict, reasons, meets, misses, model, prompt_version, ranked_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
             "ON CONFLICT (posting_id) DO UPDATE SET unit_key = excluded.unit_key, "
             "prose_hash = excluded.prose_hash, description_hash = excluded.description_hash, "
             "verdict = excluded.verdict, reasons = excluded.reasons, meets = excluded.meets, "
-            "misses = excluded.misses, model = excluded.model, ranked_at = excluded.ranked_at",
+            "misses = excluded.misses, model = excluded.model, "
+            "prompt_version = excluded.prompt_version, ranked_at = excluded.ranked_at",
             (data["posting_id"], unit.unit_key, data["prose_hash"], data["description_hash"],
              result["verdict"], json.dumps(result["reasons"]), json.dumps(result["meets"]),
-             json.dumps(result["misses"]), model, ctx.now))
+             json.dumps(result["misses"]), model, self.prompt_version, ctx.now))
         return result["verdict"]
 
     async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,

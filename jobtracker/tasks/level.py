@@ -8,6 +8,7 @@ shown. A reading in `profile.levels` makes the posting a match.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import matching
@@ -53,16 +54,19 @@ _PENDING = """
       AND p.description_hash != ''
       AND p.description_source != 'feed'
       AND {candidate}
-      AND (lr.source_hash IS NULL OR lr.source_hash != p.description_hash)
+      AND (lr.source_hash IS NULL OR lr.source_hash != p.description_hash OR {stale})
       {subject}
 """
 
 
-def _query(ctx: Context, select: str, subject: int | str | None) -> tuple[str, list[Any]]:
+def _query(task: Task, ctx: Context, select: str,
+           subject: int | str | None) -> tuple[str, list[Any]]:
     where, params = matching.candidate_where(ctx.profile)
+    stale, stale_params = task.stale_prompt(ctx, "lr.prompt_version")
     sql = f"SELECT {select} " + _PENDING.format(
-        from_=matching.FROM_POSTINGS, candidate=where,
+        from_=matching.FROM_POSTINGS, candidate=where, stale=stale,
         subject="AND p.id = ?" if subject is not None else "")
+    params = [*params, *stale_params]
     if subject is not None:
         params = [*params, int(subject)]
     return sql, params
@@ -72,38 +76,43 @@ class LevelTask(Task):
     name = "level"
     priority = 10
     summary = "read descriptions to settle UNCERTAIN postings"
+    system = SYSTEM
+    schema = SCHEMA
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
-        sql, params = _query(ctx, "COUNT(*)", None)
+        sql, params = _query(self, ctx, "COUNT(*)", None)
         row = await (await conn.execute(sql, params)).fetchone()
         return int(row[0])
 
     async def pending(self, conn: aiosqlite.Connection, ctx: Context, limit: int | None = None,
                       subject: int | str | None = None) -> list[Unit]:
-        sql, params = _query(ctx, POSTING_COLUMNS, subject)
+        sql, params = _query(self, ctx, f"{POSTING_COLUMNS}, lr.prompt_version AS prompt_version, "
+                                        "lr.source_hash IS NOT NULL AS answered", subject)
         # Newest first: tonight's postings matter more than last month's backlog.
         sql += " ORDER BY p.first_seen DESC, p.id DESC"
         if limit is not None:
             sql += " LIMIT ?"
             params = [*params, limit]
-        return [posting_unit(self.name, row) for row in await conn.execute_fetchall(sql, params)]
+        units = []
+        for row in await conn.execute_fetchall(sql, params):
+            unit = posting_unit(self.name, row)
+            units.append(replace(unit, unit_key=self.reask_key(
+                ctx, unit.unit_key, row["prompt_version"], bool(row["answered"]))))
+        return units
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        posting = posting_block(unit.data)
-        return Request(
-            messages=[{"role": "system", "content": SYSTEM},
-                      {"role": "user", "content": posting}],
-            schema=SCHEMA)
+        return self.build_request("", posting_block(unit.data))
 
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
         level = result["level"]
         await conn.execute(
-            "INSERT INTO level_readings (posting_id, level, source_hash, model, read_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET level = excluded.level,"
-            " source_hash = excluded.source_hash, model = excluded.model, "
-            "read_at = excluded.read_at",
-            (unit.subject, level, unit.data["description_hash"], model, ctx.now))
+            "INSERT INTO level_readings (posting_id, level, source_hash, model, prompt_version, "
+            "read_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
+            "level = excluded.level, source_hash = excluded.source_hash, model = excluded.model,"
+            " prompt_version = excluded.prompt_version, read_at = excluded.read_at",
+            (unit.subject, level, unit.data["description_hash"], model, self.prompt_version,
+             ctx.now))
         return str(level)
 
 

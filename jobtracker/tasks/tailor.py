@@ -18,6 +18,7 @@ accepts one (docs/tailor.md).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker import matching, proposals
@@ -110,17 +111,19 @@ def resume_problem(ctx: Context) -> str | None:
     return None
 
 
-def scored_where(ctx: Context, checks: list[tuple[str, str]],
+def scored_where(task: Task, ctx: Context, checks: list[tuple[str, str]],
                  subject: int | str | None) -> tuple[str, list[Any]]:
     """Scored open matches at or above the threshold with no answer (the table joined as
-    `t`) for the current inputs. `checks` are (column, current hash) pairs; the description is
-    compared with the hash stored on the posting, in SQL, before any LIMIT."""
+    `t`) for the current inputs (and prompt, under --reask-stale-prompts). `checks` are
+    (column, current hash) pairs; the description is compared with the hash stored on
+    the posting, in SQL, before any LIMIT."""
     where, params = matching.match_where(ctx.profile)
+    stale, stale_params = task.stale_prompt(ctx, "t.prompt_version")
     changed = " OR ".join([f"t.{column} != ?" for column, _ in checks]
-                          + ["t.description_hash != p.description_hash"])
+                          + ["t.description_hash != p.description_hash", stale])
     where += (f" AND p.description_hash != '' AND s.score >= ?"
               f" AND (t.posting_id IS NULL OR {changed})")
-    params += [ctx.config.tailor_threshold, *(value for _, value in checks)]
+    params += [ctx.config.tailor_threshold, *(value for _, value in checks), *stale_params]
     if subject is not None:
         where += " AND p.id = ?"
         params.append(int(subject))
@@ -156,21 +159,26 @@ async def scored_units(task: Task, conn: aiosqlite.Connection, ctx: Context, tab
     The unit key names the posting and every input hash; `data` carries them too."""
     if subject is not None and not str(subject).isdigit():
         return []
-    where, params = scored_where(ctx, checks, subject)
+    where, params = scored_where(task, ctx, checks, subject)
     key_hashes = ":".join(value for _, value in checks)
     # Order and limit the ids first, then read descriptions for those rows only: a
     # description read per candidate before the sort costs a long text per posting.
     # (A LIMIT in a subquery that is joined keeps SQLite from flattening it.)
-    inner = (f"SELECT p.id AS id, s.score AS score, COALESCE(p.posted_at, p.first_seen) AS at "
+    inner = (f"SELECT p.id AS id, s.score AS score, COALESCE(p.posted_at, p.first_seen) AS at, "
+             f"t.prompt_version AS version, t.posting_id IS NOT NULL AS answered "
              f"FROM {scored_from(table)} WHERE {where} ORDER BY {ORDER}")
     if limit is not None:
         inner += " LIMIT ?"
         params.append(limit)
-    sql = (f"SELECT {POSTING_COLUMNS}, q.score AS score "
-           f"FROM ({inner}) AS q JOIN postings AS p ON p.id = q.id "
+    sql = (f"SELECT {POSTING_COLUMNS}, q.score AS score, q.version AS version, "
+           f"q.answered AS answered FROM ({inner}) AS q JOIN postings AS p ON p.id = q.id "
            f"ORDER BY q.score DESC, q.at DESC, q.id")
-    return [posting_unit(task.name, row, key_hashes, score=row["score"], **dict(checks))
-            for row in await conn.execute_fetchall(sql, params)]
+    units = []
+    for row in await conn.execute_fetchall(sql, params):
+        unit = posting_unit(task.name, row, key_hashes, score=row["score"], **dict(checks))
+        units.append(replace(unit, unit_key=task.reask_key(
+            ctx, unit.unit_key, row["version"], bool(row["answered"]))))
+    return units
 
 
 class ScoredMatchTask(Task):
@@ -188,7 +196,7 @@ class ScoredMatchTask(Task):
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         if self.unavailable_reason(ctx):
             return 0
-        where, params = scored_where(ctx, self._checks(ctx), None)
+        where, params = scored_where(self, ctx, self._checks(ctx), None)
         row = await (await conn.execute(
             f"SELECT COUNT(*) FROM {scored_from(self.answers_table)} WHERE {where}",
             params)).fetchone()
@@ -209,17 +217,18 @@ class TailorTask(ScoredMatchTask):
     summary = "propose resume edits for scored matches"
     max_tokens = 1500   # several edits, each with a line of resume in it twice
     answers_table = "resume_suggestions"
+    system = SYSTEM
+    schema = SCHEMA
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         return resume_problem(ctx) or keywords_problem(ctx)
 
     def request(self, unit: Unit, ctx: Context) -> Request:
-        user = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"
-                f"{keywords_block(ctx)}\n\n{posting_block(unit.data)}\n\n"
-                "Which edits to my resume would make it fit this posting better?")
-        return Request(messages=[{"role": "system", "content": SYSTEM},
-                                 {"role": "user", "content": user}],
-                       schema=SCHEMA)
+        # The resume, keywords and question first, the posting last (the prefix cache).
+        fixed = (f"My resume:\n{resume_block(ctx.texts.get(RESUME) or '')}\n\n"
+                 f"{keywords_block(ctx)}\n\n"
+                 "Which edits to my resume would make it fit the posting below better?")
+        return self.build_request(fixed, posting_block(unit.data))
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
         """Keep the edits the resume supports; NoAnswer when none is left.
@@ -259,20 +268,22 @@ class TailorTask(ScoredMatchTask):
         edits = result["edits"]
         await conn.execute(
             "INSERT INTO resume_suggestions (posting_id, unit_key, resume_hash, keywords_hash, "
-            "description_hash, edits, dropped, model, tailored_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
+            "description_hash, edits, dropped, model, prompt_version, tailored_at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
             "unit_key = excluded.unit_key, resume_hash = excluded.resume_hash, "
             "keywords_hash = excluded.keywords_hash, "
             "description_hash = excluded.description_hash, edits = excluded.edits, "
             "dropped = excluded.dropped, model = excluded.model, "
-            "tailored_at = excluded.tailored_at",
+            "prompt_version = excluded.prompt_version, tailored_at = excluded.tailored_at",
             (data["posting_id"], unit.unit_key, data["resume_hash"], data["keywords_hash"],
-             data["description_hash"], len(edits), len(result["dropped"]), model, ctx.now))
+             data["description_hash"], len(edits), len(result["dropped"]), model,
+             self.prompt_version, ctx.now))
         who = posting_label(data["company"], data["title"])
         for item, edit in enumerate(edits):
             await proposals.create(
                 conn, kind="resume_edit", task=self.name, unit_key=unit.unit_key, item=item,
-                now=ctx.now, posting_id=data["posting_id"],
+                now=ctx.now, posting_id=data["posting_id"], model=model,
+                prompt_version=self.prompt_version,
                 input_hash=f"{data['resume_hash']}:{data['keywords_hash']}:"
                            f"{data['description_hash']}",
                 summary=one_line(f"{who}: line {edit['line']}: {edit['reason'] or 'edit'}",

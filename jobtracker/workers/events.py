@@ -187,11 +187,17 @@ class CallFinished(Event):
     input_tokens: int | None = None
     output_tokens: int | None = None
     seconds: float | None = None
+    # What the server said of its own work, when it says (llama.cpp, vLLM):
+    cached_tokens: int | None = None        # prompt tokens served from its prefix cache
+    evaluated_tokens: int | None = None     # prompt tokens it computed
+    tokens_per_second: float | None = None  # its generation speed
 
     def parts(self) -> list[object]:
         def count(value: int | None) -> object:
             return "?" if value is None else value
-        return [self.model, f"{count(self.input_tokens)} in / {count(self.output_tokens)} out",
+        cached = "" if self.cached_tokens is None else f" ({self.cached_tokens} cached)"
+        return [self.model,
+                f"{count(self.input_tokens)} in{cached} / {count(self.output_tokens)} out",
                 hms(self.seconds)]
 
 

@@ -84,7 +84,7 @@ def test_matches_json_objects_keep_their_keys_in_order(
     out = capsys.readouterr().out
     (first,) = json.loads(out)
     assert list(first) == ["id", "score", "verdict", "company", "title", "location", "url",
-                           "status", "stale", "parts"]
+                           "status", "stale", "parts", "model", "prompt_version"]
     assert out == json.dumps([first], indent=2) + "\n"
     assert all(set(part) >= {"value", "weight", "points"} for part in first["parts"].values())
 

@@ -34,7 +34,11 @@ What it answers:
   `{"type": "json_schema", "json_schema": {...}}` form gets HTTP 500 "Input
   should be 'text' or 'json_object'"; `{"type": "json_object", "schema": ...}`
   is answered.
-- `extra_fields=True` adds llama.cpp's `timings` and `prompt_tokens_details`.
+- `extra_fields=True` adds llama.cpp's `timings` (`prompt_n`, `cache_n`, `predicted_n`,
+  `predicted_per_second`) and `prompt_tokens_details.cached_tokens`, played like one
+  llama.cpp slot: `cache_n` is the prefix this request's text shares with the one
+  before it, in the same len(text) // 4 tokens as `usage`. `timings` (a dict) replaces
+  them all when set: a server that lies about its work.
 - `latency` seconds (settable while running) pass before each chat answer,
   without holding up other connections.
 
@@ -72,6 +76,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import threading
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -199,6 +204,8 @@ class ModelServer(OpenAIServer):
         self.ollama_show = ollama_show
         self.ollama_ps = ollama_ps
         self.tokenize = tokenize
+        self.timings: dict[str, Any] | None = None
+        self._slot_text = ""          # what the one simulated cache slot holds
         self.chat_count = 0
         self.in_flight = 0
         self.peak_in_flight = 0
@@ -366,8 +373,17 @@ class ModelServer(OpenAIServer):
         answer = self.completion(body, content, finish_reason)
         if self.extra_fields:
             usage = answer["usage"]
-            usage["prompt_tokens_details"] = {"cached_tokens": 0}
-            answer["timings"] = {"prompt_n": usage["prompt_tokens"], "predicted_ms": 1.5}
+            text = "".join(str(m.get("content", "")) for m in body.get("messages") or ()
+                           if isinstance(m, dict))
+            with self._lock:
+                shared = len(os.path.commonprefix([self._slot_text, text]))  # noqa: RUF071 (characters, as intended)
+                self._slot_text = text
+            cached = min(shared // 4, usage["prompt_tokens"])
+            usage["prompt_tokens_details"] = {"cached_tokens": cached}
+            answer["timings"] = self.timings if self.timings is not None else {
+                "cache_n": cached, "prompt_n": usage["prompt_tokens"] - cached,
+                "predicted_n": usage["completion_tokens"], "predicted_ms": 1.5,
+                "predicted_per_second": 40.0}
             answer["system_fingerprint"] = "b0000-test"
         return http_response(200, json.dumps(answer))
 

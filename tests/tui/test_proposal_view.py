@@ -44,3 +44,31 @@ def test_the_marks_survive_no_color() -> None:
         unified_diff("Uses Go daily", "Uses Rust daily"))
     output = out.getvalue()
     assert "\x1b[7mRust\x1b[0m" in output and "\x1b[7mGo\x1b[0m" in output   # reverse video
+
+
+def _rendered(model: str | None) -> str:
+    from jobtracker.proposals import Proposal
+    from tui.data import ReviewItem
+    from tui.proposal_view import detail
+
+    proposal = Proposal(
+        id=3, kind="letter", task="coverletter", unit_key="p1:x", item=0, posting_id=1,
+        application_id=None, payload={"text": "Dear Acme"}, input_hash="", summary="a letter",
+        stored_state="pending", created_at="2026-09-01T00:00:00Z", decided_at=None,
+        decision=None, model=model, prompt_version="0123456789ab" if model else None)
+    item = ReviewItem(proposal, "posting:1", "Acme — Engineer", None, None, None)
+    console = Console(file=io.StringIO(), width=80, color_system=None)
+    console.print(detail(item))
+    return console.file.getvalue()   # type: ignore[attr-defined]
+
+
+def test_the_detail_says_which_model_answered() -> None:
+    assert "#3 letter from coverletter · qwen3:8b" in _rendered("qwen3:8b")
+    # Before models were recorded: nothing is claimed.
+    assert "·" not in _rendered(None).splitlines()[0]
+
+
+def test_a_model_name_is_shown_as_text_never_as_control() -> None:
+    shown = _rendered("evil\x1b[2J\x1b]0;pwn\x07[bold]model[/bold]")
+    assert "\x1b" not in shown and "\x07" not in shown
+    assert "[bold]model[/bold]" in shown

@@ -99,7 +99,8 @@ async def test_pending_lists_open_matches_with_a_description(conn: aiosqlite.Con
     await add_posting(conn, 7, description="A short blurb.", description_source="feed")
     await add_posting(conn, 8, title="Engineer", title_level="UNCERTAIN")   # not settled
     await add_posting(conn, 9, title="Engineer", title_level="UNCERTAIN")
-    await conn.execute("INSERT INTO level_readings VALUES (9, 'staff', '', '', ?)", (NOW,))
+    await conn.execute("INSERT INTO level_readings (posting_id, level, source_hash, model, "
+                       "read_at) VALUES (9, 'staff', '', '', ?)", (NOW,))
     units = await TASK.pending(conn, make_ctx())
     assert sorted(u.subject for u in units) == [1, 7, 9]
     assert await TASK.count(conn, make_ctx()) == 3
@@ -139,7 +140,8 @@ async def test_most_promising_first(conn: aiosqlite.Connection) -> None:
     # Level read off the description, newest of all: after every title-level posting.
     await add_posting(conn, 2, title="Engineer", title_level="UNCERTAIN",
                       posted_at="2026-08-31T12:00:00Z")
-    await conn.execute("INSERT INTO level_readings VALUES (2, 'senior', '', '', ?)", (NOW,))
+    await conn.execute("INSERT INTO level_readings (posting_id, level, source_hash, model, "
+                       "read_at) VALUES (2, 'senior', '', '', ?)", (NOW,))
     # A feed blurb: after ATS prose.
     await add_posting(conn, 3, description_source="feed", posted_at="2026-08-30T00:00:00Z")
     # ATS prose, title level: newest first; posted_at else first_seen.

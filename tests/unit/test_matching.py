@@ -40,7 +40,8 @@ async def test_sql_and_python_agree(tmp_path: Path, row: tuple) -> None:
             "title_level, first_seen, last_seen, closed_at) VALUES (1, 1, 'x', ?, ?, ?, ?, "
             "'t', 't', ?)", (title, location, remote, title_level, "t" if closed else None))
         if reading:
-            await conn.execute("INSERT INTO level_readings VALUES (1, ?, '', '', 't')", (reading,))
+            await conn.execute("INSERT INTO level_readings (posting_id, level, source_hash, model, "
+                               "read_at) VALUES (1, ?, '', '', 't')", (reading,))
         where, params = matching.match_where(PROFILE)
         rows = await conn.execute_fetchall(
             f"SELECT p.id FROM {matching.FROM_POSTINGS} WHERE {where}", params)
