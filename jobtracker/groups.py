@@ -3,10 +3,10 @@
 A group is led by its smallest posting id (the posting seen first, which holds the
 verdict, the application and their history); every other member's `lead_id` names
 the leader. The schema's triggers keep `job_open` (what the queue and `matches`
-read) and mark for this pass every posting that is new, changed or just closed, by
-setting its `job_key` to ''. So the pass reads only those rows, and compares a
-posting's description only with postings that share its key — one company's
-postings under one title — which keeps it cheap at fetch time.
+read) and put every posting that is new, changed or just closed on the pass's work
+list (`grouping_todo`). So the pass reads only those rows, and compares a posting's
+description only with postings that share its `job_key` — one company's postings
+under one title — which keeps it cheap at fetch time.
 
 Two postings join when `samejob` says they are one job, unless they are on the
 same board and both open (an employer listing the same text twice at once means
@@ -22,8 +22,6 @@ import aiosqlite
 
 from jobtracker import samejob
 
-# job_key for a posting the pass has looked at that can have no key (no company).
-NO_KEY = "-"
 # At most this many postings under one key are compared with a new one, newest first:
 # a company that lists the same title a hundred times costs a bounded pass.
 MAX_CANDIDATES = 50
@@ -36,100 +34,111 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]
 
 
 class _Pass:
-    """One run of the grouping pass: what it has read, and the leaders it has changed."""
+    """One run of the grouping pass: the rows it read, their texts, and the leaders it
+    has moved. Every database round trip costs a thread hop, so rows and texts are
+    read in batches and leaders are followed in memory."""
 
     def __init__(self, conn: aiosqlite.Connection, apart: set[tuple[int, int]]) -> None:
         self.conn = conn
         self.apart = apart
-        self.lead: dict[int, int] = {}
-        self.texts: dict[int, list[str]] = {}
+        self.read_lead: dict[int, int] = {}      # posting -> its leader when read
+        self.moved: dict[int, int] = {}          # a former leader -> who leads its group now
+        self.texts: dict[int, samejob.Text] = {}
         self.joined = 0
 
-    async def words(self, posting_id: int) -> list[str]:
-        if posting_id not in self.texts:
-            row = await (await self.conn.execute(
-                "SELECT description FROM postings WHERE id = ?", (posting_id,))).fetchone()
-            self.texts[posting_id] = samejob.words(row[0] if row else None)
-        return self.texts[posting_id]
+    def leader(self, posting_id: int) -> int:
+        lead = self.read_lead[posting_id]
+        while lead in self.moved:
+            lead = self.moved[lead]
+        return lead
+
+    async def read_texts(self, ids: set[int]) -> None:
+        for chunk in _chunks(sorted(ids)):
+            marks = ", ".join("?" for _ in chunk)
+            for row in await self.conn.execute_fetchall(
+                    f"SELECT id, description FROM postings WHERE id IN ({marks})", chunk):
+                self.texts[row[0]] = samejob.Text(row[1])
 
     async def members(self, leader: int) -> list[int]:
         rows = await self.conn.execute_fetchall(
             "SELECT id FROM postings WHERE id = ? OR lead_id = ?", (leader, leader))
         return [row[0] for row in rows]
 
-    async def leader(self, posting_id: int) -> int:
-        row = await (await self.conn.execute(
-            "SELECT COALESCE(lead_id, id) FROM postings WHERE id = ?", (posting_id,))).fetchone()
-        return int(row[0])
-
-    async def join(self, x: int, y: int) -> bool:
+    async def join(self, x: int, y: int) -> None:
         """Merge the groups of postings x and y under the smaller leader, unless a pair
-        across them was split apart by hand. Leaders are read afresh: an earlier join
-        in this pass may have moved them."""
-        a, b = await self.leader(x), await self.leader(y)
+        across them was split apart by hand."""
+        a, b = self.leader(x), self.leader(y)
         if a == b:
-            return False
-        first, second = await self.members(a), await self.members(b)
-        if any((min(x, y), max(x, y)) in self.apart for x in first for y in second):
-            return False
+            return
+        if self.apart:
+            first, second = await self.members(a), await self.members(b)
+            if any((min(m, n), max(m, n)) in self.apart for m in first for n in second):
+                return
         leader, other = min(a, b), max(a, b)
-        await self.conn.execute(
-            "UPDATE postings SET lead_id = ? WHERE id = ? OR lead_id = ?", (leader, other, other))
-        for posting in (*first, *second):
-            self.lead[posting] = leader
-        self.joined += len(second if other == b else first)
-        return True
+        cursor = await self.conn.execute(
+            "UPDATE postings SET lead_id = ?, job_open = 0 WHERE id = ? OR lead_id = ?",
+            (leader, other, other))
+        self.moved[other] = leader
+        self.joined += max(cursor.rowcount, 0)
 
-    async def settle(self, rows: list[aiosqlite.Row], fresh: set[int]) -> None:
+    async def settle(self, shared: dict[str, list[aiosqlite.Row]],
+                     keyed: dict[str, list[int]]) -> None:
         """Compare each fresh posting with the others under its key, joining the same job."""
-        for row in rows:
-            self.lead.setdefault(row["id"], row["lead_id"] or row["id"])
-        for posting in rows:
-            if posting["id"] not in fresh:
-                continue
-            others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
-            for other in others:
-                if self.lead[posting["id"]] == self.lead[other["id"]]:
+        pairs = []
+        for key, rows in shared.items():
+            for row in rows:
+                self.read_lead[row["id"]] = row["lead_id"] or row["id"]
+            for posting in rows:
+                if posting["id"] not in keyed[key]:
                     continue
-                both_open = posting["closed_at"] is None and other["closed_at"] is None
-                if posting["board_id"] == other["board_id"] and both_open:
-                    continue
-                if samejob.same_text(await self.words(posting["id"]),
-                                     await self.words(other["id"])):
-                    await self.join(posting["id"], other["id"])
+                others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
+                for other in others:
+                    same_board = posting["board_id"] == other["board_id"]
+                    if same_board and posting["closed_at"] is None and other["closed_at"] is None:
+                        continue
+                    pairs.append((posting["id"], other["id"]))
+        await self.read_texts({posting for pair in pairs for posting in pair})
+        for x, y in pairs:
+            if self.leader(x) != self.leader(y) and samejob.same_text(self.texts[x],
+                                                                       self.texts[y]):
+                await self.join(x, y)
 
 
 async def assign(conn: aiosqlite.Connection) -> int:
-    """Group every posting not yet looked at (job_key ''); returns how many joined a group.
+    """Group every posting on the work list, and empty it; returns how many joined a group.
 
     Runs inside the caller's transaction (fetch writes each board in one)."""
-    rows = await conn.execute_fetchall(
-        "SELECT id, company, title FROM postings WHERE job_key = ''")
-    if not rows:
+    todo = await conn.execute_fetchall(
+        "SELECT p.id, p.job_key, p.company, p.title FROM grouping_todo AS t "
+        "JOIN postings AS p ON p.id = t.posting_id")
+    await conn.execute("DELETE FROM grouping_todo")
+    if not todo:
         return 0
     keyed: dict[str, list[int]] = {}
-    updates = []
-    for row in rows:
-        key = samejob.job_key(row["company"], row["title"])
-        updates.append((key or NO_KEY, row["id"]))
-        if key is not None:
+    unkeyed = []          # written by something other than upsert: the key is made here
+    for row in todo:
+        key = row["job_key"]
+        if not key:
+            key = samejob.stored_key(row["company"], row["title"])
+            unkeyed.append((key, row["id"]))
+        if key != samejob.NO_KEY:
             keyed.setdefault(key, []).append(row["id"])
-    await conn.executemany("UPDATE postings SET job_key = ? WHERE id = ?", updates)
+    await conn.executemany("UPDATE postings SET job_key = ? WHERE id = ?", unkeyed)
     by_key: dict[str, list[aiosqlite.Row]] = {}
     for chunk in _chunks(list(keyed)):
         marks = ", ".join("?" for _ in chunk)
         for row in await conn.execute_fetchall(
                 "SELECT id, job_key, board_id, lead_id, closed_at FROM postings "
-                f"WHERE job_key IN ({marks}) ORDER BY id", list(chunk)):
+                f"WHERE job_key IN ({marks})", list(chunk)):
             by_key.setdefault(row["job_key"], []).append(row)
-    shared = {key: found for key, found in by_key.items() if len(found) > 1}
+    shared = {key: sorted(found, key=lambda row: row["id"])
+              for key, found in by_key.items() if len(found) > 1}
     if not shared:
         return 0
     apart = {(row[0], row[1]) for row in await conn.execute_fetchall(
         "SELECT a, b FROM postings_apart")}
     work = _Pass(conn, apart)
-    for key, found in shared.items():
-        await work.settle(found, set(keyed[key]))
+    await work.settle(shared, keyed)
     return work.joined
 
 
@@ -168,4 +177,4 @@ async def split(conn: aiosqlite.Connection, posting_id: int) -> Split:
     return Split(posting_id, leader, rest)
 
 
-__all__ = ["MAX_CANDIDATES", "NO_KEY", "Split", "assign", "split"]
+__all__ = ["MAX_CANDIDATES", "Split", "assign", "split"]

@@ -33,6 +33,11 @@ def test_no_company_means_no_key() -> None:
     assert samejob.job_key("Acme", "") is None
 
 
+def test_description_words_drop_punctuation_and_case() -> None:
+    assert samejob.text_words("Build the Ledger — in Go, “fast”…\nRemote!") == [
+        "build", "the", "ledger", "in", "go", "fast", "remote"]
+
+
 def test_a_missing_or_short_description_proves_nothing() -> None:
     assert not samejob.same_text([], samejob.words("some text"))
     short = samejob.words("Build the ledger. Remote.")
@@ -44,7 +49,7 @@ def test_labelled_set_false_merges_and_misses() -> None:
     """The figures for docs/sources.md: false merges and misses at THRESHOLD."""
     false_merges, misses = [], []
     for pair in PAIRS:
-        a, b = samejob.words(pair.a), samejob.words(pair.b)
+        a, b = samejob.text_words(pair.a), samejob.text_words(pair.b)
         merged = samejob.same_text(a, b)
         print(f"{pair.name:42} same={pair.same!s:5} sim={samejob.similarity(a, b):.2f} "
               f"merged={merged}")
