@@ -45,10 +45,10 @@ async def _group_lines(conn: aiosqlite.Connection, posting_id: int) -> list[str]
     for member in rows:
         role = "leads" if member["lead_id"] is None else "     "
         state = f"closed {member['closed_at'][:10]}" if member["closed_at"] else "open"
-        lines.append(one_line(
-            f"{member['id']:>7} {role} {member['source']}:{member['token']}  {state}  "
-            f"first seen {member['first_seen'][:10]}  {member['company']} - "
-            f"{member['title']}  {member['url']}"))
+        board = one_line(f"{member['source']}:{member['token']}")
+        label = one_line(f"{member['company']} - {member['title']}", 60)
+        lines.append(f"{member['id']:>7} {role} {board}  {state}  first seen "
+                     f"{member['first_seen'][:10]}  {label}  {one_line(member['url'])}")
     return lines
 
 
