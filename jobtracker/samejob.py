@@ -25,6 +25,7 @@ from __future__ import annotations
 import re
 import string
 import unicodedata
+from functools import lru_cache
 
 THRESHOLD = 0.6
 SHINGLE = 3
@@ -53,6 +54,7 @@ def words(text: str | None) -> list[str]:
     return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
 
 
+@lru_cache(maxsize=4096)     # a board's postings mostly share one company name
 def company_key(company: str | None) -> str:
     tokens = words(company)
     while tokens and tokens[-1] in _LEGAL:
