@@ -88,8 +88,9 @@ class _Pass:
         for key, rows in shared.items():
             for row in rows:
                 self.read_lead[row["id"]] = row["lead_id"] or row["id"]
+            fresh = set(keyed[key])
             for posting in rows:
-                if posting["id"] not in keyed[key]:
+                if posting["id"] not in fresh:
                     continue
                 others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
                 for other in others:

@@ -11,10 +11,11 @@ Stores the same listings twice, each into a new database, the way a fetch does
            no grouping pass
 - with:    the schema as shipped, and `groups.assign` after every board, as fetch runs it
 
-A share `--dup` of the postings are copies of an earlier one on another board (an
-aggregator's item: the same text plus a link-back line, " (Remote)" on the title),
-so the pass really compares descriptions; the rest are distinct jobs with ~2.5 KB
-descriptions, a tenth of them under a title their company already uses. Prints both
+Nine boards in ten are one company's ATS board; every tenth is an aggregator. A
+share `--dup` of all postings are aggregator items copying an earlier ATS posting
+(the same text plus a link-back line, " (Remote)" on the title), so the pass really
+compares descriptions; the rest are distinct jobs with ~2.5 KB descriptions, a
+tenth of them under a title their company already uses. Prints both
 times, the difference per 100,000 postings, and how many copies were grouped.
 """
 
@@ -48,30 +49,40 @@ class Counts:
 
 
 def listings(total: int, dup_share: float) -> list[list[NormalizedPosting]]:
+    """Boards of 100: nine in ten are one company's ATS board; every tenth is an
+    aggregator whose items copy an earlier ATS posting (`dup_share` of all postings)
+    or are jobs of their own at companies of every kind."""
     rng = random.Random(17)
     vocabulary = [f"w{i}" for i in range(3000)]
     titles = ["Backend Engineer", "Data Engineer", "Product Designer", "SRE", "iOS Engineer",
               "Engineering Manager", "Frontend Engineer", "ML Engineer"]
+    copy_share = min(dup_share * 10, 1.0)     # of an aggregator's items
+
+    def job(number: int, company: str) -> NormalizedPosting:
+        title = (f"{rng.choice(titles)} {rng.randrange(50)}" if rng.random() > 0.1
+                 else rng.choice(titles))
+        text = " ".join(rng.choice(vocabulary) for _ in range(400))
+        return NormalizedPosting(external_id=f"e{number}", title=title, company=company,
+                                 url=f"https://ats.example/{number}", description=text)
+
     made: list[NormalizedPosting] = []
     boards: list[list[NormalizedPosting]] = []
-    for board in range(0, total, PER_BOARD):
-        batch = []
-        for i in range(board, min(board + PER_BOARD, total)):
-            if made and rng.random() < dup_share:
-                source = rng.choice(made)
-                batch.append(NormalizedPosting(
-                    external_id=f"a{i}", title=source.title + " (Remote)",
-                    company=source.company + ", Inc.", url=f"https://agg.example/{i}",
-                    description=f"{source.description}\n\nVia the aggregator: link {i}"))
-                continue
-            company = f"Company {rng.randrange(total // 40)}"
-            title = (f"{rng.choice(titles)} {rng.randrange(50)}" if rng.random() > 0.1
-                     else rng.choice(titles))
-            text = " ".join(rng.choice(vocabulary) for _ in range(400))
-            posting = NormalizedPosting(external_id=f"e{i}", title=title, company=company,
-                                        url=f"https://ats.example/{i}", description=text)
-            made.append(posting)
-            batch.append(posting)
+    for board, first in enumerate(range(0, total, PER_BOARD)):
+        numbers = range(first, min(first + PER_BOARD, total))
+        if board % 10 != 9 or not made:
+            batch = [job(i, f"Company {board}") for i in numbers]
+            made += batch
+        else:
+            batch = []
+            for i in numbers:
+                if rng.random() < copy_share:
+                    source = rng.choice(made)
+                    batch.append(NormalizedPosting(
+                        external_id=f"a{i}", title=source.title + " (Remote)",
+                        company=source.company + ", Inc.", url=f"https://agg.example/{i}",
+                        description=f"{source.description}\n\nVia the aggregator: link {i}"))
+                else:
+                    batch.append(job(i, f"Company {rng.randrange(total)}"))
         boards.append(batch)
     return boards
 
