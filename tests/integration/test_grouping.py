@@ -143,6 +143,21 @@ async def test_aggregator_item_and_ats_posting_are_one_job(
     assert data["also_on"] == match.also_on
 
 
+async def test_the_level_task_reads_a_group_once(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    # "Backend Engineer" names no level: the level task would read each posting.
+    world.serve(gh=[gh_job(11, title="Backend Engineer")],
+                rok=[rok_job("901", title="Backend Engineer"),
+                     rok_job("904", MOBILE, title="Backend Engineer")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "901": "11", "904": None}
+    units = await LevelTask().pending(conn, ctx())
+    assert sorted(unit.data["posting_id"] for unit in units) == sorted(
+        [await posting_id(conn, "11"), await posting_id(conn, "904")])
+    assert await LevelTask().count(conn, ctx()) == 2
+
+
 async def test_same_title_at_another_company_is_not_merged(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     world = World(server)
