@@ -23,7 +23,7 @@ from pathlib import Path
 import aiosqlite
 import httpx
 
-from jobtracker import secrets, store
+from jobtracker import groups, secrets, store
 from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
 from jobtracker.download import (
@@ -245,6 +245,8 @@ async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
             await apply_feed(conn, board_id, download.postings, now, result, configured)
         else:
             await apply_board(conn, board_id, target.company, download.postings, now, result)
+        # In the board's transaction: what it stored is grouped before anyone reads it.
+        await groups.assign(conn)
         if download.not_modified:
             await conn.execute(
                 "UPDATE boards SET last_fetched = ?, last_ok = ?, last_error = NULL "

@@ -2,13 +2,17 @@
 
 Which postings are matches at all is `jobtracker.matching`'s rule; this module
 reads the open ones that have a verdict and a score, with the application's
-status beside each.
+status beside each. A job reached through several postings is one group
+(jobtracker/groups.py): it is listed once, as its leader, with the other places
+it is open (`also_on`), and, when the leader has closed and the job is back under
+a new id on the same board, the repost's page and date.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, fields
+from collections import defaultdict
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -33,6 +37,8 @@ class Match:
     parts: dict[str, dict[str, Any]]   # how the score is made: name -> value, weight, points
     model: str | None = None   # the model that gave the verdict (None: not recorded)
     prompt_version: str | None = None   # the judge prompt it answered (None: unknown)
+    also_on: list[str] = field(default_factory=list)   # other open postings' pages
+    reposted: str | None = None   # YYYY-MM-DD: the job came back under a new id then
 
     @property
     def label(self) -> str:
@@ -57,7 +63,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     where, params = matching.match_where(profile)
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
-        "a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
+        "p.board_id, p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
         "p.description_hash) AS stale, r.model, r.prompt_version "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
@@ -70,10 +76,43 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
         params.append(top)
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
-    return [
-        Match(id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
-              title=row["title"], location=row["location"], url=row["url"],
-              status=row["status"], stale=bool(row["stale"]), parts=json.loads(row["parts"]),
-              model=row["model"] or None, prompt_version=row["prompt_version"])
-        for row in rows
-    ]
+        members = await _open_members(conn)
+    out = []
+    for row in rows:
+        url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
+        out.append(Match(
+            id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
+            title=row["title"], location=row["location"], url=url, status=row["status"],
+            stale=bool(row["stale"]), parts=json.loads(row["parts"]),
+            model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
+            reposted=reposted))
+    return out
+
+
+async def _open_members(conn: Any) -> dict[int, list[Any]]:
+    """Open non-leading members by leader, newest first (a partial index holds them)."""
+    rows = await conn.execute_fetchall(
+        "SELECT lead_id, url, board_id, first_seen FROM postings "
+        "WHERE lead_id IS NOT NULL AND closed_at IS NULL ORDER BY first_seen DESC, id DESC")
+    members: dict[int, list[Any]] = defaultdict(list)
+    for row in rows:
+        members[row["lead_id"]].append(row)
+    return members
+
+
+def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
+    """(the page to show, the other open pages, the repost date) for one listed leader.
+
+    An open leader shows its own page. A closed one shows its newest open member's,
+    and that is a repost when the member is on the leader's own board."""
+    url, reposted = leader["url"], None
+    if leader["closed_at"] is not None and members:
+        newest = members[0]
+        url = newest["url"]
+        if newest["board_id"] == leader["board_id"]:
+            reposted = str(newest["first_seen"])[:10]
+    also_on = []
+    for member in members:
+        if member["url"] and member["url"] != url and member["url"] not in also_on:
+            also_on.append(member["url"])
+    return url, also_on, reposted

@@ -1,8 +1,10 @@
 """What makes a posting a match, in SQL (for pending queries) and in Python (for tests).
 
-A posting is a match when it is open, its location passes `profile.locations`,
-its title holds no `profile.exclude` word, and its effective level — the title's,
-else the level task's reading — is in `profile.levels`. A *candidate* passes every
+A posting is a match when it stands for an open job (`job_open`: it leads its
+group of same-job postings, and it or a member is open; see jobtracker/groups.py),
+its location passes `profile.locations`, its title holds no `profile.exclude`
+word, and its effective level — the title's, else the level task's reading — is
+in `profile.levels`. A *candidate* passes every
 test but the level: the level task reads only candidates, because nothing it could
 learn would make any other posting a match.
 
@@ -24,8 +26,11 @@ def _like_escape(text: str) -> str:
 
 
 def candidate_where(profile: Profile) -> tuple[str, list[Any]]:
-    """SQL condition (and its parameters): open, location passes, no excluded title word."""
-    clauses, params = ["p.closed_at IS NULL"], []
+    """SQL condition (and its parameters): open, location passes, no excluded title word.
+
+    "Open" is the job's: a group's members other than its leader never pass, and a
+    leader passes while it or a member is open (a reposted job keeps its leader)."""
+    clauses, params = ["p.job_open = 1"], []
     if profile.locations:
         options = []
         for place in profile.locations:
@@ -90,7 +95,9 @@ def _padded_words(text: str) -> str:
 
 def is_candidate(profile: Profile, *, title: str, location: str, remote: bool | None,
                  closed: bool) -> bool:
-    """The Python twin of `candidate_where`, for code that has a row in hand."""
+    """The Python twin of `candidate_where`, for code that has a row in hand.
+
+    `closed`: the job is closed (`job_open` is 0, which a non-leading member always is)."""
     if closed:
         return False
     if profile.locations:

@@ -142,7 +142,7 @@ def total(parts: Mapping[str, Mapping[str, Any]]) -> float:
 # --- reading and writing ---------------------------------------------------------------
 
 _JUDGED_OPEN = (
-    "FROM postings AS p JOIN rankings AS r ON r.posting_id = p.id WHERE p.closed_at IS NULL")
+    "FROM postings AS p JOIN rankings AS r ON r.posting_id = p.id WHERE p.job_open = 1")
 
 
 async def salary_ranges(conn: aiosqlite.Connection) -> dict[str, tuple[float, float]]:

@@ -22,6 +22,7 @@ import aiosqlite
 
 from jobtracker.config import Board
 from jobtracker.levels import title_level
+from jobtracker.samejob import stored_key
 from jobtracker.sources import NormalizedPosting, identify
 
 
@@ -40,8 +41,11 @@ _CONTENT = ("company", "title", "location", "remote", "url", "department", "desc
             "description_source", "title_level", "salary_min", "salary_max",
             "salary_currency", "posted_at", "updated_at")
 _SET_CONTENT = ", ".join(f"{column} = ?" for column in _CONTENT)
+# `job_key` (jobtracker/samejob.py) is written with the content it is made of, so the
+# grouping pass never rewrites the wide row just to store it.
 _INSERT = (f"INSERT INTO postings (board_id, external_id, {', '.join(_CONTENT)}, first_seen, "
-           f"last_seen, feed_id) VALUES (?, ?, {', '.join('?' for _ in _CONTENT)}, ?, ?, ?)")
+           f"last_seen, feed_id, job_key) VALUES (?, ?, {', '.join('?' for _ in _CONTENT)}, "
+           "?, ?, ?, ?)")
 
 
 def _content(posting: NormalizedPosting, company: str) -> tuple[Any, ...]:
@@ -102,7 +106,8 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         values = _content(posting, company)
         row = existing.get(posting.external_id)
         if row is None:
-            inserts.append((board_id, posting.external_id, *values, now, now, None))
+            inserts.append((board_id, posting.external_id, *values, now, now, None,
+                            _key(values)))
             result.new += 1
             continue
         open_ids.discard(row["id"])
@@ -114,17 +119,22 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         if row["closed_at"] is not None:
             result.reopened += 1
         if row["closed_at"] is not None or tuple(row[c] for c in _CONTENT) != values:
-            updates.append((*values, now, row["id"]))
+            updates.append((*values, _key(values), now, row["id"]))
             result.updated += 1
         else:
             touches.append((now, row["id"]))
             result.unchanged += 1
     await conn.executemany(_INSERT, inserts)
     await conn.executemany(
-        f"UPDATE postings SET {_SET_CONTENT}, last_seen = ?, closed_at = NULL WHERE id = ?",
+        f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = NULL "
+        "WHERE id = ?",
         updates)
     await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
     result.closed = await _close_missing(conn, open_ids, now)
+
+
+def _key(values: tuple[Any, ...]) -> str:
+    return stored_key(values[0], values[1])        # company, title
 
 
 def _with(values: tuple[Any, ...], column: str, value: Any) -> tuple[Any, ...]:
@@ -174,7 +184,7 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
             "WHERE board_id = ? AND external_id = ?", (board_id, external_id))).fetchone()
         if row is None:
             cursor = await conn.execute(
-                _INSERT, (board_id, external_id, *values, now, now, feed_board))
+                _INSERT, (board_id, external_id, *values, now, now, feed_board, _key(values)))
             listed.add(int(cursor.lastrowid or 0))
             result.new += 1
             continue
@@ -190,8 +200,9 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
         else:
             result.unchanged += 1
         await conn.execute(
-            f"UPDATE postings SET {_SET_CONTENT}, last_seen = ?, closed_at = ?, feed_id = ? "
-            "WHERE id = ?", (*values, now, closed_at, feed_board, row["id"]))
+            f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = ?, "
+            "feed_id = ? WHERE id = ?",
+            (*values, _key(values), now, closed_at, feed_board, row["id"]))
     rows = await conn.execute_fetchall(
         "SELECT id FROM postings WHERE feed_id = ? AND description_source = 'feed' "
         "AND closed_at IS NULL", (feed_board,))

@@ -13,6 +13,7 @@ from jobtracker.cli import (  # noqa: F401
     fetch,
     matches,
     model,
+    postings,
     prepare,
     proposals,
     setup,

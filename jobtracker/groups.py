@@ -1,0 +1,181 @@
+"""Groups of postings that are one job: the pass after each board is stored, and splits.
+
+A group is led by its smallest posting id (the posting seen first, which holds the
+verdict, the application and their history); every other member's `lead_id` names
+the leader. The schema's triggers keep `job_open` (what the queue and `matches`
+read) and put every posting that is new, changed or just closed on the pass's work
+list (`grouping_todo`). So the pass reads only those rows, and compares a posting's
+description only with postings that share its `job_key` — one company's postings
+under one title — which keeps it cheap at fetch time.
+
+Two postings join when `samejob` says they are one job, unless they are on the
+same board and both open (an employer listing the same text twice at once means
+two openings, say two offices), or they were split apart by hand.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+import aiosqlite
+
+from jobtracker import samejob
+
+# At most this many postings under one key are compared with a new one, newest first:
+# a company that lists the same title a hundred times costs a bounded pass.
+MAX_CANDIDATES = 50
+_CHUNK = 500
+
+
+def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]:
+    for start in range(0, len(items), size):
+        yield items[start:start + size]
+
+
+class _Pass:
+    """One run of the grouping pass: the rows it read, their texts, and the leaders it
+    has moved. Every database round trip costs a thread hop, so rows and texts are
+    read in batches and leaders are followed in memory."""
+
+    def __init__(self, conn: aiosqlite.Connection, apart: set[tuple[int, int]]) -> None:
+        self.conn = conn
+        self.apart = apart
+        self.read_lead: dict[int, int] = {}      # posting -> its leader when read
+        self.moved: dict[int, int] = {}          # a former leader -> who leads its group now
+        self.texts: dict[int, samejob.Text] = {}
+        self.joined = 0
+
+    def leader(self, posting_id: int) -> int:
+        lead = self.read_lead[posting_id]
+        while lead in self.moved:
+            lead = self.moved[lead]
+        return lead
+
+    async def read_texts(self, ids: set[int]) -> None:
+        for chunk in _chunks(sorted(ids)):
+            marks = ", ".join("?" for _ in chunk)
+            for row in await self.conn.execute_fetchall(
+                    f"SELECT id, description FROM postings WHERE id IN ({marks})", chunk):
+                self.texts[row[0]] = samejob.Text(row[1])
+
+    async def members(self, leader: int) -> list[int]:
+        rows = await self.conn.execute_fetchall(
+            "SELECT id FROM postings WHERE id = ? OR lead_id = ?", (leader, leader))
+        return [row[0] for row in rows]
+
+    async def join(self, x: int, y: int) -> None:
+        """Merge the groups of postings x and y under the smaller leader, unless a pair
+        across them was split apart by hand."""
+        a, b = self.leader(x), self.leader(y)
+        if a == b:
+            return
+        if self.apart:
+            first, second = await self.members(a), await self.members(b)
+            if any((min(m, n), max(m, n)) in self.apart for m in first for n in second):
+                return
+        leader, other = min(a, b), max(a, b)
+        cursor = await self.conn.execute(
+            "UPDATE postings SET lead_id = ?, job_open = 0 WHERE id = ? OR lead_id = ?",
+            (leader, other, other))
+        self.moved[other] = leader
+        self.joined += max(cursor.rowcount, 0)
+
+    async def settle(self, shared: dict[str, list[aiosqlite.Row]],
+                     keyed: dict[str, list[int]]) -> None:
+        """Compare each fresh posting with the others under its key, joining the same job."""
+        pairs = []
+        for key, rows in shared.items():
+            for row in rows:
+                self.read_lead[row["id"]] = row["lead_id"] or row["id"]
+            fresh = set(keyed[key])
+            for posting in rows:
+                if posting["id"] not in fresh:
+                    continue
+                others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
+                for other in others:
+                    same_board = posting["board_id"] == other["board_id"]
+                    if same_board and posting["closed_at"] is None and other["closed_at"] is None:
+                        continue
+                    pairs.append((posting["id"], other["id"]))
+        await self.read_texts({posting for pair in pairs for posting in pair})
+        for x, y in pairs:
+            if self.leader(x) != self.leader(y) and samejob.same_text(self.texts[x],
+                                                                       self.texts[y]):
+                await self.join(x, y)
+
+
+async def assign(conn: aiosqlite.Connection) -> int:
+    """Group every posting on the work list, and empty it; returns how many joined a group.
+
+    Runs inside the caller's transaction (fetch writes each board in one)."""
+    todo = await conn.execute_fetchall(
+        "SELECT p.id, p.job_key, p.company, p.title FROM grouping_todo AS t "
+        "JOIN postings AS p ON p.id = t.posting_id")
+    await conn.execute("DELETE FROM grouping_todo")
+    if not todo:
+        return 0
+    keyed: dict[str, list[int]] = {}
+    unkeyed = []          # written by something other than upsert: the key is made here
+    for row in todo:
+        key = row["job_key"]
+        if not key:
+            key = samejob.stored_key(row["company"], row["title"])
+            unkeyed.append((key, row["id"]))
+        if key != samejob.NO_KEY:
+            keyed.setdefault(key, []).append(row["id"])
+    await conn.executemany("UPDATE postings SET job_key = ? WHERE id = ?", unkeyed)
+    by_key: dict[str, list[aiosqlite.Row]] = {}
+    for chunk in _chunks(list(keyed)):
+        marks = ", ".join("?" for _ in chunk)
+        for row in await conn.execute_fetchall(
+                "SELECT id, job_key, board_id, lead_id, closed_at FROM postings "
+                f"WHERE job_key IN ({marks})", list(chunk)):
+            by_key.setdefault(row["job_key"], []).append(row)
+    shared = {key: sorted(found, key=lambda row: row["id"])
+              for key, found in by_key.items() if len(found) > 1}
+    if not shared:
+        return 0
+    apart = {(row[0], row[1]) for row in await conn.execute_fetchall(
+        "SELECT a, b FROM postings_apart")}
+    work = _Pass(conn, apart)
+    await work.settle(shared, keyed)
+    return work.joined
+
+
+@dataclass(frozen=True)
+class Split:
+    """What `split` did: the posting's group before, and who leads the rest now."""
+
+    posting: int
+    leader: int | None          # the group it was in (None: it was alone)
+    rest_leader: int | None     # who leads the others now (None: nobody is left)
+
+
+async def split(conn: aiosqlite.Connection, posting_id: int) -> Split:
+    """Take a posting out of its group for good: it leads a group of its own, the rest
+    stay together under their smallest id, and the pass never joins them again.
+
+    Raises LookupError for an unknown posting. Runs inside the caller's transaction."""
+    row = await (await conn.execute(
+        "SELECT lead_id FROM postings WHERE id = ?", (posting_id,))).fetchone()
+    if row is None:
+        raise LookupError(posting_id)
+    leader = row[0] or posting_id
+    members = [r[0] for r in await conn.execute_fetchall(
+        "SELECT id FROM postings WHERE (id = ? OR lead_id = ?) AND id != ? ORDER BY id",
+        (leader, leader, posting_id))]
+    if not members:
+        return Split(posting_id, None, None)
+    rest = members[0]
+    await conn.executemany(
+        "INSERT OR IGNORE INTO postings_apart (a, b) VALUES (?, ?)",
+        [(min(posting_id, m), max(posting_id, m)) for m in members])
+    await conn.execute("UPDATE postings SET lead_id = NULL WHERE id IN (?, ?)",
+                       (posting_id, rest))
+    await conn.execute("UPDATE postings SET lead_id = ? WHERE lead_id IN (?, ?) AND id != ?",
+                       (rest, leader, posting_id, rest))
+    return Split(posting_id, leader, rest)
+
+
+__all__ = ["MAX_CANDIDATES", "Split", "assign", "split"]

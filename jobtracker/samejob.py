@@ -1,0 +1,148 @@
+"""Whether two postings are the same job: the measure the grouping pass applies.
+
+Two postings are the same job when their normalised company and title are equal
+(`job_key`) and their descriptions are the same or nearly the same text
+(`same_text`): equal word sequences, or word 3-shingle sets whose Jaccard
+similarity is at least `THRESHOLD`.
+
+Why shingles and an exact Jaccard rather than MinHash: the key already narrows the
+comparison to a handful of postings (one company's postings under one title), so
+the exact set comparison costs well under a millisecond a pair and never errs by
+sampling; a signature stored per posting would cost every posting its hashing at
+fetch time, for comparisons that mostly never happen.
+
+Why 3-word shingles and 0.6: a job's text reached twice differs by reformatting
+(markup, whitespace, case: nothing, once reduced to words), an appended line (an
+aggregator's "Via ..." link back: Jaccard ~0.95), or an edited sentence or two
+(~0.8). Two different jobs under one title at one company share the company's
+boilerplate (about the company, benefits), typically half the text or less, which
+puts them below ~0.45. tests/unit/test_samejob.py holds a labelled set and prints
+the false merges and misses at this threshold.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+import unicodedata
+from functools import lru_cache
+
+THRESHOLD = 0.6
+SHINGLE = 3
+# Texts shorter than this many words are compared only for equality: a few words in
+# common say little about two jobs being one.
+MIN_WORDS = 20
+
+_WORD = re.compile(r"\w+")
+# For descriptions, punctuation becomes space and the text is split: five times
+# faster than the regular expression on long text, and the same words for the measure.
+_PUNCTUATION = {ord(ch): " " for ch in string.punctuation + "“”‘’«»‹›–—‐‑‒―•·…¡¿§¶†‡"}
+# Legal forms that one source writes and another leaves out ("Acme, Inc." / "Acme").
+_LEGAL = frozenset({
+    "inc", "incorporated", "llc", "llp", "ltd", "limited", "gmbh", "ag", "sa", "sas",
+    "sarl", "bv", "nv", "plc", "corp", "corporation", "co", "company", "se", "oy", "ab",
+    "as", "aps", "pty", "srl", "spa", "kg"})
+# Words a source adds to a title to say where the work happens; the description
+# comparison still has to agree.
+_WHERE = frozenset({"remote", "hybrid", "onsite"})
+
+
+def words(text: str | None) -> list[str]:
+    """Lower-cased words, accents kept, punctuation and markup leftovers dropped."""
+    if not text:
+        return []
+    return _WORD.findall(unicodedata.normalize("NFKC", text).casefold())
+
+
+@lru_cache(maxsize=4096)     # a board's postings mostly share one company name
+def company_key(company: str | None) -> str:
+    tokens = words(company)
+    while tokens and tokens[-1] in _LEGAL:
+        tokens.pop()
+    return " ".join(tokens)
+
+
+def title_key(title: str | None) -> str:
+    return " ".join(t for t in words((title or "").replace("&", " and ")) if t not in _WHERE)
+
+
+def job_key(company: str | None, title: str | None) -> str | None:
+    """`company|title`, normalised; None when either part is empty (no company: the
+    key would lump every unknown employer's "Software Engineer" together)."""
+    company_part, title_part = company_key(company), title_key(title)
+    if not company_part or not title_part:
+        return None
+    return f"{company_part}|{title_part}"
+
+
+# The job_key stored for a posting that can have none (no company, no title).
+NO_KEY = "-"
+
+
+def stored_key(company: str | None, title: str | None) -> str:
+    """`job_key`, or NO_KEY: what the postings table holds."""
+    return job_key(company, title) or NO_KEY
+
+
+def shingles(tokens: list[str]) -> set[int]:
+    """Every run of SHINGLE consecutive words (the whole list when it is shorter), as a
+    hash: ints are not tracked by the garbage collector, and tens of thousands of
+    tuples a fetch were (the collector's scans cost more than the hashing)."""
+    if len(tokens) < SHINGLE:
+        return {hash(tuple(tokens))}
+    return set(map(hash, zip(tokens, tokens[1:], tokens[2:], strict=False)))
+
+
+def jaccard(sa: set[int], sb: set[int]) -> float:
+    common = len(sa & sb)
+    union = len(sa) + len(sb) - common
+    return common / union if union else 0.0
+
+
+def similarity(a: list[str], b: list[str]) -> float:
+    """Jaccard similarity of the two word lists' shingle sets (1.0 for equal lists)."""
+    return 1.0 if a == b else jaccard(shingles(a), shingles(b))
+
+
+def text_words(text: str | None) -> list[str]:
+    """A description's words, lower-cased, punctuation dropped (`words`, made faster)."""
+    return text.casefold().translate(_PUNCTUATION).split() if text else []
+
+
+class Text:
+    """A description as the measure reads it: its words, and their shingles when asked."""
+
+    __slots__ = ("_shingles", "words")
+
+    def __init__(self, text: str | None) -> None:
+        self.words = text_words(text)
+        self._shingles: set[int] | None = None
+
+    @property
+    def shingles(self) -> set[int]:
+        """Empty for a text too short to be "nearly" the same as another."""
+        if self._shingles is None:
+            self._shingles = shingles(self.words) if len(self.words) >= MIN_WORDS else set()
+        return self._shingles
+
+
+def same_text(a: Text | list[str], b: Text | list[str]) -> bool:
+    """The same or nearly the same description (see the module's note)."""
+    ta = a if isinstance(a, Text) else _text_of(a)
+    tb = b if isinstance(b, Text) else _text_of(b)
+    if not ta.words or not tb.words:
+        return False          # a missing description proves nothing
+    if ta.words == tb.words:
+        return True
+    if not ta.shingles or not tb.shingles:
+        return False          # too short to be "nearly" the same
+    small, large = sorted((len(ta.shingles), len(tb.shingles)))
+    if small < THRESHOLD * large:     # Jaccard is at most small / large
+        return False
+    return jaccard(ta.shingles, tb.shingles) >= THRESHOLD
+
+
+def _text_of(tokens: list[str]) -> Text:
+    made = Text(None)
+    made.words = tokens
+    return made

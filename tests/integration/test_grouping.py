@@ -1,0 +1,287 @@
+"""One posting per job: real boards on 127.0.0.1, fetched, grouped, judged once, listed once."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import AsyncIterator, Iterator
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from conftest import run_cli
+from samejob_samples import posting
+from servers.boards import BoardServer, greenhouse_board, greenhouse_job
+from servers.shapes import remoteok_job
+
+from jobtracker import applications, groups, scoring, store
+from jobtracker.config import Board, Config, Profile, Sources
+from jobtracker.fetch import fetch_all, make_client
+from jobtracker.matches import load_matches
+from jobtracker.tasks import Context
+from jobtracker.tasks.judge import JudgeTask
+from jobtracker.tasks.level import LevelTask
+from jobtracker.workspace import Workspace
+
+PROFILE = Profile(prose="Senior backend engineer. Python, PostgreSQL.",
+                  levels=("senior",), locations=("remote", "berlin"), exists=True)
+JUDGE = JudgeTask()
+LEDGER, MOBILE = posting("ledger"), posting("mobile")
+TITLE = "Senior Backend Engineer"
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.days = itertools.count()
+
+    def __call__(self) -> str:
+        moment = datetime(2026, 9, 1, 10, tzinfo=UTC) + timedelta(days=next(self.days))
+        return moment.isoformat().replace("+00:00", "Z")
+
+
+def ctx(now: str = "2026-10-01T00:00:00Z") -> Context:
+    return Context(home=Path("/nonexistent"), config=Config(), profile=PROFILE, now=now)
+
+
+def html(text: str) -> str:
+    return "".join(f"<p>{part}</p>" for part in text.split("\n\n"))
+
+
+@pytest.fixture
+def server() -> Iterator[BoardServer]:
+    with BoardServer() as running:
+        yield running
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "jobtracker.db"
+
+
+@pytest.fixture
+async def conn(db: Path) -> AsyncIterator[aiosqlite.Connection]:
+    async with store.connect(db) as connection:
+        yield connection
+
+
+class World:
+    """An Acme Greenhouse board and a Remote OK listing, served and fetched."""
+
+    def __init__(self, server: BoardServer) -> None:
+        self.server = server
+        self.clock = Clock()
+        self.sources = Sources(boards=(
+            Board("greenhouse", "acme", "Acme", server.url("/gh")),
+            Board("remoteok", "all", "Remote OK", server.url("/rok"))))
+        self.serve(gh=[], rok=[])
+
+    def serve(self, *, gh: list[dict], rok: list[dict]) -> None:
+        self.server.set("/gh", greenhouse_board(gh))
+        self.server.set("/rok", [{"legal": "link back to Remote OK"}, *rok])
+
+    async def fetch(self, conn: aiosqlite.Connection) -> None:
+        async with make_client() as client:
+            results = await fetch_all(conn, self.sources, client, clock=self.clock)
+        assert all(result.ok for result in results), results
+
+
+def gh_job(job_id: int, text: str = LEDGER, title: str = TITLE) -> dict:
+    return greenhouse_job(job_id, title, content_html=html(text), location="Berlin")
+
+
+def rok_job(job_id: str, text: str = LEDGER, company: str = "Acme, Inc.",
+            title: str = f"{TITLE} (Remote)") -> dict:
+    job = remoteok_job(job_id, title, company=company)
+    job["description"] = html(text)
+    return job
+
+
+async def leads(conn: aiosqlite.Connection) -> dict[str, int | None]:
+    """external id -> the external id of its leader (None: it leads)."""
+    rows = await conn.execute_fetchall(
+        "SELECT p.external_id, l.external_id FROM postings AS p "
+        "LEFT JOIN postings AS l ON l.id = p.lead_id")
+    return {row[0]: row[1] for row in rows}
+
+
+async def posting_id(conn: aiosqlite.Connection, external_id: str) -> int:
+    row = await (await conn.execute(
+        "SELECT id FROM postings WHERE external_id = ?", (external_id,))).fetchone()
+    return int(row[0])
+
+
+async def judge_and_score(conn: aiosqlite.Connection) -> int:
+    units = await JUDGE.pending(conn, ctx())
+    async with store.write(conn):
+        for unit in units:
+            result = JUDGE.parse(unit, {"verdict": "good", "reasons": ["Python"], "meets": [],
+                                        "misses": []}, ctx())
+            await JUDGE.apply(conn, unit, result, ctx(), "test-model")
+        await scoring.score_postings(conn, PROFILE, ctx().now)
+    return len(units)
+
+
+async def test_aggregator_item_and_ats_posting_are_one_job(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("901", LEDGER + "\n\nVia Remote OK: link")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "901": "11"}
+    # Judged once: the member is in no task's queue.
+    assert await JUDGE.count(conn, ctx()) == 1
+    assert await LevelTask().count(conn, ctx()) == 0
+    assert await judge_and_score(conn) == 1
+    found = await load_matches(db, PROFILE)
+    assert [m.id for m in found] == [await posting_id(conn, "11")]
+    match = found[0]
+    assert match.url == "https://boards.greenhouse.io/acme/jobs/11"
+    assert match.also_on == ["https://remoteOK.com/remote-jobs/remote-901"]
+    assert match.reposted is None
+    data = match.to_json()
+    for key in ("id", "score", "verdict", "company", "title", "location", "url", "status"):
+        assert key in data
+    assert data["also_on"] == match.also_on
+
+
+async def test_the_level_task_reads_a_group_once(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    # "Backend Engineer" names no level: the level task would read each posting.
+    world.serve(gh=[gh_job(11, title="Backend Engineer")],
+                rok=[rok_job("901", title="Backend Engineer"),
+                     rok_job("904", MOBILE, title="Backend Engineer")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "901": "11", "904": None}
+    units = await LevelTask().pending(conn, ctx())
+    assert sorted(unit.data["posting_id"] for unit in units) == sorted(
+        [await posting_id(conn, "11"), await posting_id(conn, "904")])
+    assert await LevelTask().count(conn, ctx()) == 2
+
+
+async def test_same_title_at_another_company_is_not_merged(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("902", company="Bolt")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "902": None}
+
+
+async def test_another_job_under_the_same_title_is_not_merged(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("903", MOBILE)])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "903": None}
+    assert await JUDGE.count(conn, ctx()) == 2
+
+
+async def test_one_board_listing_the_text_twice_at_once_is_two_openings(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11), gh_job(12)], rok=[])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "12": None}
+
+
+async def test_a_repost_keeps_verdict_application_and_history(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[])
+    await world.fetch(conn)
+    await judge_and_score(conn)
+    first = await posting_id(conn, "11")
+    async with store.write(conn):
+        await applications.set_status(conn, "applied", "2026-09-02T00:00:00Z",
+                                      applications.HAND, posting_id=first)
+    # The job closes, and comes back under a new id with its date line edited.
+    world.serve(gh=[], rok=[])
+    await world.fetch(conn)
+    assert await load_matches(db, PROFILE) == []
+    world.serve(gh=[gh_job(12, LEDGER + "\n\nApply by 30 November.")], rok=[])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "12": "11"}
+    assert await JUDGE.count(conn, ctx()) == 0          # the verdict stands: no new question
+    found = await load_matches(db, PROFILE)
+    assert [(m.id, m.status, m.verdict) for m in found] == [(first, "applied", "good")]
+    assert found[0].url == "https://boards.greenhouse.io/acme/jobs/12"
+    assert found[0].reposted == "2026-09-05"     # the third fetch (a day per board)
+    history = await conn.execute_fetchall(
+        "SELECT COUNT(*) FROM applications WHERE posting_id = ?", (first,))
+    assert history[0][0] == 1
+
+
+async def test_a_repost_listed_beside_the_old_posting_joins_when_the_old_one_closes(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[])
+    await world.fetch(conn)
+    world.serve(gh=[gh_job(11), gh_job(12)], rok=[])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "12": None}
+    world.serve(gh=[gh_job(12)], rok=[])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "12": "11"}
+    row = await (await conn.execute(
+        "SELECT job_open FROM postings WHERE external_id = '11'")).fetchone()
+    assert row[0] == 1       # closed itself, but it stands for the open job
+
+
+async def test_split_by_hand_keeps_postings_apart_on_later_fetches(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("901")])
+    await world.fetch(conn)
+    member = await posting_id(conn, "901")
+    async with store.write(conn):
+        done = await groups.split(conn, member)
+    assert (done.leader, done.rest_leader) == (await posting_id(conn, "11"),) * 2
+    assert await leads(conn) == {"11": None, "901": None}
+    # A changed text is looked at again; the split still holds.
+    world.serve(gh=[gh_job(11, LEDGER + "\n\nNew line.")], rok=[rok_job("901")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "901": None}
+    assert await JUDGE.count(conn, ctx()) == 2
+
+
+async def test_splitting_the_leader_leaves_the_rest_together(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    world.serve(gh=[gh_job(11)],
+                rok=[rok_job("901"), rok_job("902", title=TITLE)])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "901": "11", "902": "11"}
+    async with store.write(conn):
+        await groups.split(conn, await posting_id(conn, "11"))
+    assert await leads(conn) == {"11": None, "901": None, "902": "901"}
+
+
+def test_postings_command_shows_and_splits_a_group(server: BoardServer, tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    assert run_cli("--home", str(ws.home), "init").returncode == 0
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("901")])
+    (ws / "sources.yaml").write_text(
+        "boards:\n"
+        f"  - {{ats: greenhouse, token: acme, company: Acme, url: '{server.url('/gh')}'}}\n"
+        f"  - {{ats: remoteok, token: all, url: '{server.url('/rok')}'}}\n")
+    assert run_cli("--home", str(ws.home), "fetch").returncode == 0
+    shown = run_cli("--home", str(ws.home), "postings", "group", "2")
+    assert shown.returncode == 0, shown.stderr
+    lines = shown.stdout.splitlines()
+    assert len(lines) == 2 and "leads" in lines[0] and "greenhouse:acme" in lines[0]
+    assert "remoteok:all" in lines[1]
+    split = run_cli("--home", str(ws.home), "postings", "split", "2")
+    assert split.returncode == 0 and "now stands alone" in split.stdout
+    missing = run_cli("--home", str(ws.home), "postings", "split", "99")
+    assert missing.returncode == 2 and "no posting with id 99" in missing.stderr
+
+
+
+def test_the_table_says_reposted_and_never_cuts_the_note() -> None:
+    from jobtracker.cli.matches import format_table
+    from jobtracker.matches import Match
+    match = Match(id=1, score=0.9, verdict="good", company="Acme", title="X" * 80,
+                  location="Berlin", url="https://example.org/12", status="applied",
+                  stale=False, parts={}, reposted="2026-09-05")
+    line = format_table([match]).splitlines()[1]
+    assert "(reposted 2026-09-05)" in line and "https://example.org/12" in line

@@ -1,0 +1,141 @@
+"""Benchmark: what grouping adds to storing a fetch (target: < 2 s per 100,000 postings).
+
+Run from the repository root:
+
+    .venv/bin/python tests/perf/bench_grouping.py [--postings 100000] [--dup 0.1]
+
+Stores the same listings twice, each into a new database, the way a fetch does
+(`upsert.apply_board`, one transaction per board of 100 postings):
+
+- without: the grouping triggers and the job_key index dropped, no key computed,
+           no grouping pass
+- with:    the schema as shipped, and `groups.assign` after every board, as fetch runs it
+
+Nine boards in ten are one company's ATS board; every tenth is an aggregator. A
+share `--dup` of all postings are aggregator items copying an earlier ATS posting
+(the same text plus a link-back line, " (Remote)" on the title), so the pass really
+compares descriptions; the rest are distinct jobs with ~2.5 KB descriptions, a
+tenth of them under a title their company already uses. Prints both
+times, the difference per 100,000 postings, and how many copies were grouped.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT))
+
+from jobtracker import groups, store, upsert  # noqa: E402
+from jobtracker.sources import NormalizedPosting  # noqa: E402
+from jobtracker.upsert import apply_board, ensure_board  # noqa: E402
+
+TARGET_SECONDS = 2.0
+PER_BOARD = 100
+NOW = "2026-11-30T00:00:00Z"
+GROUPING_SCHEMA = ("postings_job_open_on_insert", "postings_job_open_on_update",
+                   "postings_regroup_on_insert", "postings_regroup_on_change",
+                   "postings_regroup_on_close")
+
+
+class Counts:
+    new = updated = reopened = closed = unchanged = 0
+
+
+def listings(total: int, dup_share: float) -> list[list[NormalizedPosting]]:
+    """Boards of 100: nine in ten are one company's ATS board; every tenth is an
+    aggregator whose items copy an earlier ATS posting (`dup_share` of all postings)
+    or are jobs of their own at companies of every kind."""
+    rng = random.Random(17)
+    vocabulary = [f"w{i}" for i in range(3000)]
+    titles = ["Backend Engineer", "Data Engineer", "Product Designer", "SRE", "iOS Engineer",
+              "Engineering Manager", "Frontend Engineer", "ML Engineer"]
+    copy_share = min(dup_share * 10, 1.0)     # of an aggregator's items
+
+    def job(number: int, company: str) -> NormalizedPosting:
+        title = (f"{rng.choice(titles)} {rng.randrange(50)}" if rng.random() > 0.1
+                 else rng.choice(titles))
+        text = " ".join(rng.choice(vocabulary) for _ in range(400))
+        return NormalizedPosting(external_id=f"e{number}", title=title, company=company,
+                                 url=f"https://ats.example/{number}", description=text)
+
+    made: list[NormalizedPosting] = []
+    boards: list[list[NormalizedPosting]] = []
+    for board, first in enumerate(range(0, total, PER_BOARD)):
+        numbers = range(first, min(first + PER_BOARD, total))
+        if board % 10 != 9 or not made:
+            batch = [job(i, f"Company {board}") for i in numbers]
+            made += batch
+        else:
+            batch = []
+            for i in numbers:
+                if rng.random() < copy_share:
+                    source = rng.choice(made)
+                    batch.append(NormalizedPosting(
+                        external_id=f"a{i}", title=source.title + " (Remote)",
+                        company=source.company + ", Inc.", url=f"https://agg.example/{i}",
+                        description=f"{source.description}\n\nVia the aggregator: link {i}"))
+                else:
+                    batch.append(job(i, f"Company {rng.randrange(total)}"))
+        boards.append(batch)
+    return boards
+
+
+async def store_all(db: Path, boards: list[list[NormalizedPosting]], grouping: bool) -> float:
+    make_key = upsert._key
+    if not grouping:
+        upsert._key = lambda values: ""    # type: ignore[assignment]
+    try:
+        return await _store_all(db, boards, grouping)
+    finally:
+        upsert._key = make_key             # type: ignore[assignment]
+
+
+async def _store_all(db: Path, boards: list[list[NormalizedPosting]], grouping: bool) -> float:
+    async with store.connect(db) as conn:
+        if not grouping:
+            for trigger in GROUPING_SCHEMA:
+                await conn.execute(f"DROP TRIGGER {trigger}")
+            await conn.execute("DROP INDEX postings_by_job_key")
+            await conn.commit()
+        started = time.perf_counter()
+        for number, batch in enumerate(boards):
+            async with store.write(conn):
+                board_id = await ensure_board(conn, "greenhouse", f"b{number}", "", configured=True)
+                await apply_board(conn, board_id, "", batch, NOW, Counts())
+                if grouping:
+                    await groups.assign(conn)
+        seconds = time.perf_counter() - started
+        if grouping:
+            row = await (await conn.execute(
+                "SELECT COUNT(*) FROM postings WHERE lead_id IS NOT NULL")).fetchone()
+            print(f"  grouped as members: {row[0]}")
+    return seconds
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--postings", type=int, default=100_000)
+    parser.add_argument("--dup", type=float, default=0.1)
+    args = parser.parse_args()
+    boards = listings(args.postings, args.dup)
+    copies = sum(p.external_id.startswith("a") for batch in boards for p in batch)
+    print(f"{args.postings} postings on {len(boards)} boards, {copies} aggregator copies")
+    with tempfile.TemporaryDirectory() as tmp:
+        without = asyncio.run(store_all(Path(tmp) / "without.db", boards, grouping=False))
+        print(f"without grouping: {without:.2f} s")
+        with_ = asyncio.run(store_all(Path(tmp) / "with.db", boards, grouping=True))
+        print(f"with grouping:    {with_:.2f} s")
+    added = (with_ - without) * 100_000 / args.postings
+    print(f"grouping adds {added:.2f} s per 100,000 postings "
+          f"(target {TARGET_SECONDS:.0f} s: ratio {added / TARGET_SECONDS:.2f})")
+
+
+if __name__ == "__main__":
+    main()
