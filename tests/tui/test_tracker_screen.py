@@ -20,6 +20,7 @@ from tests.tui.fixtures import (
     screen_output,
     screen_text,
     seed_review,
+    wait_until,
 )
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
@@ -55,7 +56,9 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> JobtrackerApp:
 async def _open(pilot: Any) -> ApplicationsScreen:
     await pilot.pause(0.3)
     await pilot.press("t")
-    await pilot.pause(0.4)
+    # The list is read by a worker: wait for it, not for a fixed time.
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, ApplicationsScreen)
+                     and bool(pilot.app.screen.rows))
     screen = pilot.app.screen
     assert isinstance(screen, ApplicationsScreen)
     return screen
@@ -64,8 +67,7 @@ async def _open(pilot: Any) -> ApplicationsScreen:
 async def test_t_groups_by_status_with_counts_due_marks_and_the_funnel(
         app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause(0.4)
-        assert "1 due · " in screen_text(app)       # Bolt: 28 days after Nov 1
+        await wait_until(pilot, lambda: "1 due · " in screen_text(app))   # Bolt: 28 days
         screen = await _open(pilot)
         ids = [line.key for line in screen.query_one(PipelineList).lines]
         assert ids == [None, "3", None, "1", "2"]

@@ -36,11 +36,13 @@ if TYPE_CHECKING:
 
 # Seconds between reads of the live state. Every refresh during a run repaints from
 # the queue down to the progress line (Textual composes the box around all the
-# changed widgets), so this rate is most of what the UI costs a run.
-REFRESH = 0.25
+# changed widgets), so this rate is most of what the UI costs a run: at 0.25 s the
+# app took 1.18x a headless run's CPU, at 0.5 s 1.10x (tests/perf/bench_tui.py).
+# Twice a second still reads as live.
+REFRESH = 0.5
 # Refreshes between writes to the event log during a run: new lines scroll the
-# whole log, the biggest repaint of all, and twice a second reads as well.
-LOG_EVERY = 2
+# whole log, the biggest repaint of all.
+LOG_EVERY = 1
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
