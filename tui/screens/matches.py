@@ -28,6 +28,7 @@ from jobtracker.matches import Match, load_matches
 from tui import data
 from tui.literal import block, line
 from tui.screens.packet import PacketScreen
+from tui.screens.table_detail import TableDetail
 
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
@@ -71,6 +72,10 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     return Group(*items)
 
 
+LAYOUT = TableDetail(summary="matches-summary", pane="matches-pane", table="matches-table",
+                     detail="match-detail", text="match-text", status="matches-status")
+
+
 class MatchesScreen(Screen[None]):
     HELP_TITLE = "Matches"
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
@@ -97,22 +102,12 @@ class MatchesScreen(Screen[None]):
         super().__init__()
 
     def compose(self):
-        yield Static(id="matches-summary")
-        with Vertical(id="matches-pane", classes="pane"):
-            yield DataTable(id="matches-table", cursor_type="row", zebra_stripes=False)
-        with VerticalScroll(id="match-detail", classes="pane"):
-            yield Static(id="match-text")
-        yield Static(id="matches-status", markup=False)
-        yield Footer()
+        yield from LAYOUT.compose()
 
     def on_mount(self) -> None:
-        self.query_one("#matches-pane").border_title = "Matches, best first"
-        self.query_one("#match-detail").border_title = "Why"
-        table = self.query_one(DataTable)
-        for label, key in (("score", "score"), ("verdict", "verdict"), ("status", "status"),
-                           ("company", "company"), ("title", "title"), ("location", "location")):
-            table.add_column(label, key=key)
-        table.focus()
+        LAYOUT.mount(self, "Matches, best first", "Why", (
+            ("score", "score"), ("verdict", "verdict"), ("status", "status"),
+            ("company", "company"), ("title", "title"), ("location", "location")))
         self.reload()
 
     @work(exclusive=True, group="matches-load", exit_on_error=False)

@@ -17,9 +17,8 @@ from rich.console import Group
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 
 from jobtracker import applications, store
 from jobtracker.clock import now_iso
@@ -28,6 +27,7 @@ from jobtracker.prepare.run import find_packet, prepare
 from jobtracker.store import StoreError
 from jobtracker.yamlfile import ConfigError
 from tui.literal import block, line
+from tui.screens.table_detail import TableDetail
 
 if TYPE_CHECKING:
     from tui.app import JobtrackerApp
@@ -69,6 +69,10 @@ def field_detail(field: dict[str, Any]) -> Group:
     return Group(*parts)
 
 
+LAYOUT = TableDetail(summary="packet-summary", pane="packet-pane", table="packet-table",
+                     detail="packet-detail", text="packet-field", status="packet-status")
+
+
 class PacketScreen(Screen[None]):
     HELP_TITLE = "Packet"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -93,22 +97,11 @@ class PacketScreen(Screen[None]):
         self.packet: dict[str, Any] | None = None
 
     def compose(self):
-        yield Static(line(f" Packet ─ {self.label}", style="bold"), id="packet-summary")
-        with Vertical(id="packet-pane", classes="pane"):
-            yield DataTable(id="packet-table", cursor_type="row", zebra_stripes=False)
-        with VerticalScroll(id="packet-detail", classes="pane"):
-            yield Static(id="packet-field")
-        yield Static(id="packet-status", markup=False)
-        yield Footer()
+        yield from LAYOUT.compose(line(f" Packet ─ {self.label}", style="bold"))
 
     def on_mount(self) -> None:
-        self.query_one("#packet-pane").border_title = "Fields, in form order"
-        self.query_one("#packet-detail").border_title = "Field"
-        table = self.query_one(DataTable)
-        for label, key in (("", "mark"), ("field", "field"), ("answer", "answer"),
-                           ("from", "source")):
-            table.add_column(label, key=key)
-        table.focus()
+        LAYOUT.mount(self, "Fields, in form order", "Field", (
+            ("", "mark"), ("field", "field"), ("answer", "answer"), ("from", "source")))
         self.say("reading the packet…")
         self.load()
 
