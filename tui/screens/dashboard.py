@@ -177,8 +177,11 @@ class DashboardScreen(Screen[None]):
         if message.phase in ("running", "idle"):
             self.refresh_queue()
             self.refresh_waiting()
+        if message.phase == "starting":
+            self._reporter_errors_said = 0   # a new run: its reporters have said nothing
         if message.phase == "idle":
             self.tick()
+            self._say_reporter_errors()
             if self.app.notice:
                 self.query_one(EventLog).note(self.app.notice)
         self._show_notice()
@@ -210,12 +213,15 @@ class DashboardScreen(Screen[None]):
 
     def _say_reporter_errors(self) -> None:
         """A reporter that stopped mid-run (events.jsonl on a full disk) is said once, as a
-        notification, when it happens; the run's closing notice repeats it."""
+        notification, when it happens — or when the run ends, for a run too short for a
+        refresh to see it; the run's closing notice repeats it."""
         run = self.app.live_run
-        if run is None:
-            self._reporter_errors_said = 0
+        if run is not None:
+            lines = run.loop.reporter_error_lines
+        elif self.app.last_result is not None:
+            lines = self.app.last_result.reporter_errors
+        else:
             return
-        lines = run.loop.reporter_error_lines
         for line in lines[self._reporter_errors_said:]:
             self.notify(plain(line), title="Events", severity="warning", markup=False,
                         timeout=10)
