@@ -101,6 +101,18 @@ def status_change_applies(current: str | None, target: str) -> bool:
 
 _COLUMNS = "id, posting_id, company, status"
 
+# Which mail is an application's (`a`): messages about its posting, or, for mail that
+# names no posting, its company's. Mail the inbox read as about no application is
+# nobody's. Each reads one covering index (migration 0010); `{pick}` aggregates sent_at
+# (MAX, MIN) and `{also}` narrows further.
+MAIL_BY_POSTING = """(SELECT {pick}(m.sent_at) FROM messages AS m
+    WHERE m.posting_id = a.posting_id AND m.posting_id IS NOT NULL
+      AND m.state IS NOT 'not_application' {also})"""
+MAIL_BY_COMPANY = """(SELECT {pick}(m.sent_at) FROM messages AS m
+    WHERE m.posting_id IS NULL AND m.company IS NOT NULL AND a.company != ''
+      AND m.company = a.company COLLATE NOCASE
+      AND m.state IS NOT 'not_application' {also})"""
+
 
 def _from_row(row: tuple) -> Application:
     return Application(int(row[0]), row[1], str(row[2] or ""), str(row[3]))
@@ -110,6 +122,17 @@ async def get(conn: aiosqlite.Connection, application_id: int) -> Application | 
     row = await (await conn.execute(
         f"SELECT {_COLUMNS} FROM applications WHERE id = ?", (application_id,))).fetchone()
     return _from_row(row) if row else None
+
+
+async def last_activity(conn: aiosqlite.Connection, application_id: int) -> str | None:
+    """When the latest thing happened to the application: its last status change or its
+    latest linked employer message; None when there is no such application."""
+    last = ", ".join(arm.format(pick="MAX", also="")
+                     for arm in (MAIL_BY_POSTING, MAIL_BY_COMPANY))
+    row = await (await conn.execute(
+        f"SELECT COALESCE(a.changed_at, a.updated_at), {last} FROM applications AS a "
+        "WHERE a.id = ?", (application_id,))).fetchone()
+    return max((str(value) for value in row if value), default=None) if row else None
 
 
 async def find(conn: aiosqlite.Connection, *, application_id: int | None = None,

@@ -37,6 +37,7 @@ from jobtracker.local_model import (
 )
 from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
 from jobtracker.text import one_line
+from jobtracker.tracker.store import Overview
 from jobtracker.workers.events import hms
 from tui.clock import AppClock
 from tui.commands import screen_commands
@@ -103,6 +104,9 @@ class JobtrackerApp(App[int]):
         self.live_run: Run | None = None       # the live run, while its worker runs
         self.last_result: RunResult | None = None   # the last run's result
         self.model_reasons: dict[str, str | None] | None = None
+        # The applications and funnel as last read (by the dashboard's recount or the
+        # Applications screen): that screen shows them at once, then reads afresh.
+        self.applications_read: Overview | None = None
         self._worker: Worker[RunResult] | None = None
 
     # --- set-up ------------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """The `status` kind: a change to an application's status (inbox proposes them).
 
 payload: to_status, from_status (when made), company, plus whatever the task
-wants shown (inbox: state, evidence, message subject/sender/date).
+wants shown (inbox: state, evidence, message subject/sender/date). A proposal with
+`silent_since` (ghosting's) goes stale when the application hears back or changes
+after that day.
 
 Which application, and how its status changes, is `jobtracker.applications`'
 rule, the same one `jobtracker status` and the TUI picker use. Accept creates the
@@ -33,10 +35,17 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
                  home: Path | None) -> str | None:
     found = await _target(conn, proposal)
     current = found.status if found else None
-    if applications.status_change_applies(current, proposal.payload["to_status"]):
-        return None
-    now = f"'{current}'" if current else "gone"
-    return f"the application's status is now {now}"
+    if not applications.status_change_applies(current, proposal.payload["to_status"]):
+        now = f"'{current}'" if current else "gone"
+        return f"the application's status is now {now}"
+    # A proposal that counts a silence (ghosting's `silent_since` day) is over once the
+    # employer writes or the status changes after that day.
+    since = proposal.payload.get("silent_since")
+    if found is not None and isinstance(since, str):
+        last = await applications.last_activity(conn, found.id)
+        if last is not None and last[:10] > since:
+            return f"the silence it counts from {since} ended on {last[:10]}"
+    return None
 
 
 async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,

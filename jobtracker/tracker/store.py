@@ -30,11 +30,6 @@ async def overview(db: Path, followup: Followup, today: date) -> Overview:
     return Overview(rows, summarize(rows))
 
 
-async def due_count(db: Path, followup: Followup, today: date) -> int:
-    async with store.connect(db) as conn:
-        return sum(row.due for row in await load_rows(conn, followup, today))
-
-
 async def timeline(db: Path, application_id: int, followup: Followup,
                    today: date) -> Timeline | None:
     async with store.connect(db) as conn:

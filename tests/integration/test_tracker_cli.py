@@ -133,6 +133,38 @@ def test_ghosting_is_proposed_once_per_silence_and_applied_only_by_a_yes(
         "no reply since 2026-10-06")
 
 
+@pytest.mark.parametrize("heard", ["mail", "status", "same day"])
+def test_a_ghosting_proposal_goes_stale_when_the_silence_ends(
+        world: Workspace, capsys: pytest.CaptureFixture[str], heard: str) -> None:
+    """Bolt was proposed `ghosted` for its silence since Oct 1; a reply (by company), or
+    a status set by hand, after that day ends the silence: the proposal is stale and a
+    yes cannot apply it. Mail on the day the silence began changes nothing."""
+    async def propose(conn) -> None:
+        assert await tracker.propose_ghosted(conn, Followup(), "2026-11-01T00:00:00Z") == 1
+    asyncio.run(seeded(world.db, propose))
+
+    async def hear(conn) -> None:
+        if heard == "mail":
+            await message(conn, "late", "2026-11-03T10:00:00Z", company="bolt",
+                          state="scheduling")
+        elif heard == "status":
+            await set_status(conn, 2, "screening", "2026-11-03T10:00:00Z")
+        else:
+            await message(conn, "same", "2026-10-01T18:00:00Z", posting=2)
+    asyncio.run(seeded(world.db, hear))
+    [ghost] = json.loads(cli(capsys, world, "proposals", "list", "--json")[1])
+    if heard == "same day":
+        assert ghost["state"] == "pending"
+        return
+    assert ghost["state"] == "stale"
+    assert ghost["stale_reason"] == ("the silence it counts from 2026-10-01 ended on "
+                                     "2026-11-03")
+    code, _, err = cli(capsys, world, "proposals", "accept", str(ghost["id"]))
+    assert code == 2 and f"proposal {ghost['id']} is stale" in err
+    assert listed(capsys, world)[2]["status"] == ("screening" if heard == "status"
+                                                  else "applied")
+
+
 def test_stats_with_zero_one_and_many(ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = cli(capsys, ws, "stats", "--json")
     empty = json.loads(out)

@@ -5,7 +5,8 @@ by posting, half by company) in a real workspace. Measured: `jobtracker applicat
 --json` and `jobtracker stats --json` in process (the command's own work: connect,
 migrate check, query, derive, print) and as a process end to end (interpreter start
 included, for reference); and the Applications screen from the key press to its
-rows shown. Targets: each command < 200 ms, the screen < 300 ms.
+first row painted (the rows the dashboard read last), and to its own fresh read
+painted. Targets: each command < 200 ms, the screen < 300 ms.
 Run: .venv/bin/python tests/perf/bench_tracker.py
 """
 
@@ -29,6 +30,8 @@ from jobtracker.runner import load_setup
 from jobtracker.workspace import Workspace
 
 APPS, HISTORY, MESSAGES = 5_000, 50_000, 20_000
+# Real postings carry a few KB of description in the same row the list reads from.
+DESCRIPTION = "We build reliable distributed systems for payments. " * 20
 STATUSES = ["applied", "screening", "interviewing", "offer", "rejected", "ghosted", "saved"]
 
 
@@ -41,9 +44,10 @@ def seed(ws: Workspace) -> None:
                          [(b, "greenhouse", f"board{b}", f"Co{b}") for b in range(1, 21)])
         conn.executemany(
             "INSERT INTO postings (id, board_id, external_id, company, title, url, first_seen,"
-            " last_seen, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'text')",
+            " last_seen, description) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [(i, i % 20 + 1, f"e{i}", f"Company {i}", f"Engineer {i}", f"https://x/{i}",
-              "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z") for i in range(1, APPS + 1)])
+              "2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", DESCRIPTION * (i % 3 + 1))
+             for i in range(1, APPS + 1)])
         conn.executemany(
             "INSERT INTO applications (id, posting_id, company, status, created_at, updated_at)"
             " VALUES (?, ?, ?, ?, ?, ?)",
@@ -114,25 +118,52 @@ def bare_process(runs: int = 3) -> float:
     return statistics.median(times)
 
 
-async def screen_open(ws: Workspace, runs: int = 3) -> float:
+async def screen_open(ws: Workspace, runs: int = 5) -> tuple[float, float]:
+    """From the `t` key reaching the app to the first application row painted on the
+    Applications screen (what the dashboard read last), and to the screen's own fresh
+    read painted. The key goes straight to the app, as a terminal's would: the test
+    pilot's press waits for the app to idle, which is not what a person sees."""
+    from textual import events
+    from textual.strip import Strip
+
     from tui.app import JobtrackerApp
     from tui.screens.applications import ApplicationsScreen
+    from tui.widgets.pipeline import PipelineList
 
-    times = []
-    for _ in range(runs):
-        app = JobtrackerApp(load_setup(ws))
-        async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(2)    # the dashboard's own first reads are done
-            started = time.perf_counter()
-            await pilot.press("t")
-            while True:
-                await asyncio.sleep(0.002)
-                screen = app.screen
-                if isinstance(screen, ApplicationsScreen) and screen.rows:
-                    break
-            await pilot.pause(0)    # the refresh that draws the rows
-            times.append(time.perf_counter() - started)
-    return statistics.median(times)
+    painted: list[float] = []
+    render_line = PipelineList.render_line
+
+    def watched(self: PipelineList, y: int) -> Strip:
+        index = int(self.scroll_offset.y) + y
+        if index < len(self.lines) and self.lines[index].key is not None:
+            painted.append(time.perf_counter())
+        return render_line(self, y)
+
+    PipelineList.render_line = watched   # type: ignore[method-assign]
+    first, fresh = [], []
+    try:
+        for _ in range(runs):
+            app = JobtrackerApp(load_setup(ws))
+            async with app.run_test(size=(80, 24)) as pilot:
+                await pilot.pause(2)    # the dashboard's own first reads are done
+                before = app.applications_read
+                painted.clear()
+                started = time.perf_counter()
+                app.post_message(events.Key("t", "t"))
+                while not painted:
+                    await asyncio.sleep(0.001)
+                first.append(painted[0] - started)
+                while app.applications_read is before or not isinstance(
+                        app.screen, ApplicationsScreen):
+                    await asyncio.sleep(0.001)
+                painted.clear()
+                app.screen.query_one(PipelineList).refresh()
+                while not painted:
+                    await asyncio.sleep(0.001)
+                fresh.append(painted[0] - started)
+    finally:
+        PipelineList.render_line = render_line   # type: ignore[method-assign]
+    return statistics.median(first), statistics.median(fresh)
 
 
 def main_bench() -> None:
@@ -156,9 +187,10 @@ def main_bench() -> None:
             whole = as_process(home, *args)
             print(f"{label:<22} as a process {whole * 1000:6.1f} ms (of which "
                   f"{bare * 1000:.0f} ms is starting Python and importing jobtracker)")
-        opened = asyncio.run(screen_open(ws))
+        opened, fresh = asyncio.run(screen_open(ws))
         print(f"{'Applications screen':<22} opens in {opened * 1000:6.1f} ms  (target < 300 ms: "
-              f"{'ok' if opened < 0.3 else 'MISSED'}, ratio {opened / 0.3:.2f})")
+              f"{'ok' if opened < 0.3 else 'MISSED'}, ratio {opened / 0.3:.2f}), rows as the "
+              f"dashboard read them; its own fresh read shown at {fresh * 1000:.0f} ms")
 
 
 if __name__ == "__main__":

@@ -12,7 +12,8 @@ import pytest
 
 from jobtracker import store
 from jobtracker.runner import load_setup
-from tests.tracker_seed import message, set_status
+from jobtracker.tracker import store as tracked
+from tests.tracker_seed import message, seeded, set_status
 from tests.tui.fixtures import (
     HOSTILE_TITLE,
     application_status,
@@ -119,6 +120,38 @@ async def test_s_and_n_change_the_application_through_the_one_writer(
         text = screen_text(app)
         assert "interviewing → offer  (hand)" in text
         assert text.count("ask [b]salary[/b]") == 1
+
+
+async def test_the_screen_shows_the_last_read_at_once_then_its_own_on_the_same_row(
+        app: JobtrackerApp, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Opening shows what the dashboard read last, without waiting for the database;
+    the screen's own read then replaces it, and the cursor stays on its application."""
+    gate = asyncio.Event()
+    fresh_read = tracked.overview
+
+    async def held(*args: Any) -> tracked.Overview:
+        found = await fresh_read(*args)
+        await gate.wait()
+        return found
+
+    def keys() -> list[str | None]:
+        return [line.key for line in pilot.app.screen.query_one(PipelineList).lines]
+
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: app.applications_read is not None)
+        monkeypatch.setattr(tracked, "overview", held)
+        # After the dashboard's read, Bolt hears back.
+        await seeded(app.db, lambda conn: set_status(conn, 2, "screening",
+                                                     "2026-11-29T09:00:00Z"))
+        await pilot.press("t")
+        assert isinstance(app.screen, ApplicationsScreen)
+        assert keys() == [None, "3", None, "1", "2"]       # as the dashboard read it
+        await pilot.press("j")
+        assert app.screen.current is not None and app.screen.current.id == 1
+        gate.set()
+        await wait_until(pilot, lambda: keys() == [None, "3", None, "2", None, "1"])
+        assert app.screen.current is not None and app.screen.current.id == 1
+        assert "screening (1)" in screen_text(app)
 
 
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")

@@ -4,6 +4,8 @@ the `ghosted` rule; existing databases migrate their statuses as a first row."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import random
 import sqlite3
 from pathlib import Path
 
@@ -11,6 +13,7 @@ import pytest
 
 from jobtracker import applications, proposals, store
 from jobtracker.applications import HAND, status_change_applies
+from jobtracker.config import STATUSES
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
 from tests.tracker_seed import postings, set_status
@@ -155,5 +158,57 @@ def test_migration_keeps_statuses_as_a_first_history_row_and_the_proposals_links
         (2, "2026-09-03T00:00:00Z", None, "applied", "hand", None, None, None),
         (2, "2026-11-01T00:00:00Z", "applied", "ghosted", "hand", None, None, None)]
     check = sqlite3.connect(db)
+    # The dates the list reads were derived from the migrated history (migration 0013):
+    # Acme went out on its email's date; Bolt's last change is the ghosting.
+    assert check.execute(_KEPT).fetchall() == [
+        (1, "2026-09-19T08:00:00Z", "2026-09-20T00:00:00Z", 0, 1, 0),
+        (2, "2026-09-03T00:00:00Z", "2026-11-01T00:00:00Z", 0, 0, 0)]
     assert check.execute("PRAGMA foreign_key_check").fetchall() == []
     assert check.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+# What the list reads from each application, and the same derived from its history.
+_KEPT = ("SELECT id, applied_at, changed_at, screened, interviewed, offered "
+         "FROM applications ORDER BY id")
+_SENT = ", ".join(f"'{s}'" for s in applications.PROGRESSION[1:])
+_DERIVED = f"""
+    SELECT a.id, MIN(CASE WHEN h.to_status IN ({_SENT}) THEN COALESCE(h.message_at, h.at) END),
+           MAX(h.at), COALESCE(MAX(h.to_status = 'screening'), 0),
+           COALESCE(MAX(h.to_status = 'interviewing'), 0), COALESCE(MAX(h.to_status = 'offer'), 0)
+    FROM applications AS a LEFT JOIN application_history AS h ON h.application_id = a.id
+    GROUP BY a.id ORDER BY a.id"""
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_the_dates_kept_on_an_application_equal_its_history_summarised(
+        ws: Workspace, seed: int) -> None:
+    """Whatever order changes come in (times out of order, undone changes, an email's
+    date standing for a change's own, history written by another hand), the trigger
+    keeps each application's dates equal to a summary of its history."""
+    rng = random.Random(seed)
+
+    async def go() -> tuple[list[tuple], list[tuple]]:
+        async with store.connect(ws.db) as conn, store.write(conn):
+            await postings(conn, *[(i, f"Co{i}", f"Role {i}") for i in range(1, 6)])
+            changes: list[applications.Change] = []
+            for _ in range(60):
+                at = f"2026-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T09:00:00Z"
+                roll = rng.random()
+                if roll < 0.1 and changes:
+                    change = changes.pop()
+                    with contextlib.suppress(applications.ApplicationError):
+                        await applications.restore(conn, change, at, HAND)
+                elif roll < 0.25 and changes:
+                    await conn.execute(
+                        "INSERT INTO application_history (application_id, at, from_status, "
+                        "to_status, source, message_at) VALUES (?, ?, NULL, ?, 'hand', ?)",
+                        (changes[-1].application_id, at, rng.choice(STATUSES),
+                         rng.choice([None, at.replace("09:00", "07:00")])))
+                else:
+                    changes.append(await applications.set_status(
+                        conn, rng.choice(STATUSES), at, HAND, posting_id=rng.randint(1, 5)))
+            kept = [tuple(r) for r in await conn.execute_fetchall(_KEPT)]
+            derived = [tuple(r) for r in await conn.execute_fetchall(_DERIVED)]
+            return kept, derived
+    kept, derived = asyncio.run(go())
+    assert kept and kept == derived

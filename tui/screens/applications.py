@@ -88,6 +88,9 @@ class ApplicationsScreen(Screen[None]):
         super().__init__()
         self.given_today = today
         self.rows: dict[str, Row] = {}
+        # Open, Status and Note are offered until a read finds no application: the
+        # footer is redrawn only when that changes (a redraw restyles every key).
+        self._offered = True
 
     def compose(self):
         yield Static(id="apps-summary")
@@ -107,11 +110,18 @@ class ApplicationsScreen(Screen[None]):
         self.query_one("#apps-pane").border_title = "Pipeline"
         self.query_one("#funnel-pane").border_title = "Funnel"
         self.query_one(PipelineList).focus()
+        # What the dashboard read last shows at once (5,000 applications take a fresh
+        # read longer than opening should); the fresh read replaces it, on the same row.
+        if self.app.applications_read is not None:
+            self.show(self.app.applications_read)
         self.reload()
 
     @work(exclusive=True, group="applications-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
         found = await tracked.overview(self.app.db, self.app.setup.config.followup, self.today)
+        self.app.applications_read = found
+        if keep is None and self.current is not None:
+            keep = self.current.id
         self.show(found, keep)
 
     def show(self, found: tracked.Overview, keep: int | None = None) -> None:
@@ -140,7 +150,9 @@ class ApplicationsScreen(Screen[None]):
                        "none yet: `s` on a match, or `jobtracker status POSTING applied`")
         self.query_one("#apps-summary", Static).update(summary)
         self.query_one("#funnel", Static).update(funnel_text(found.summary))
-        self.refresh_bindings()   # Open, Status and Note are live once a row is shown
+        if self._offered != bool(self.rows):
+            self._offered = bool(self.rows)
+            self.refresh_bindings()
 
     @property
     def current(self) -> Row | None:
@@ -151,7 +163,7 @@ class ApplicationsScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("open", "status", "note"):
-            return True if self.rows else None
+            return True if self._offered else None
         return True
 
     def action_move(self, step: int) -> None:

@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from jobtracker.runner import TaskState
-from jobtracker.tracker.store import due_count
+from jobtracker.tracker import store as tracked
 from tui.data import waiting_count
 from tui.fetching import FetchEnded, FetchLine, age, has_postings, last_fetched
 from tui.literal import block, plain
@@ -127,8 +127,10 @@ class DashboardScreen(Screen[None]):
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
         self._waiting = await waiting_count(self.app.db)
-        self._due = await due_count(self.app.db, self.app.setup.config.followup,
-                                    self.app.clock.today())
+        found = await tracked.overview(self.app.db, self.app.setup.config.followup,
+                                       self.app.clock.today())
+        self.app.applications_read = found
+        self._due = found.summary["due"]
         if not self.app.running:   # during a run, the next refresh shows it: no extra frame
             self._show_progress()
 
