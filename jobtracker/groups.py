@@ -1,4 +1,5 @@
-"""Groups of postings that are one job: the pass after each board is stored, and splits.
+"""Groups of postings that are one job: placing new postings as they are stored, the
+pass after each board is stored, and splits.
 
 A group is led by its smallest posting id (the posting seen first, which holds the
 verdict, the application and their history); every other member's `lead_id` names
@@ -11,6 +12,12 @@ under one title — which keeps it cheap at fetch time.
 Two postings join when `samejob` says they are one job, unless they are on the
 same board and both open (an employer listing the same text twice at once means
 two openings, say two offices), or they were split apart by hand.
+
+A board's new postings are placed before they are written (`place`): each is
+compared with the stored postings under its key and written already pointing at its
+leader, so the wide row is written once and never read back. Only what `place`
+cannot settle (a new posting that matches two groups, which the pass then merges)
+and postings that changed or closed go through the work list.
 """
 
 from __future__ import annotations
@@ -33,6 +40,69 @@ def _chunks(items: Sequence[str], size: int = _CHUNK) -> Iterable[Sequence[str]]
         yield items[start:start + size]
 
 
+async def _read_texts(conn: aiosqlite.Connection, ids: set[int]) -> dict[int, samejob.Text]:
+    texts = {}
+    for chunk in _chunks(sorted(ids)):
+        marks = ", ".join("?" for _ in chunk)
+        for row in await conn.execute_fetchall(
+                f"SELECT id, description FROM postings WHERE id IN ({marks})", chunk):
+            texts[row[0]] = samejob.Text(row[1])
+    return texts
+
+
+async def _under_keys(conn: aiosqlite.Connection, keys: Iterable[str]
+                      ) -> dict[str, list[aiosqlite.Row]]:
+    """The stored postings under each key, oldest first (the covering job_key index)."""
+    found: dict[str, list[aiosqlite.Row]] = {}
+    for chunk in _chunks(sorted(keys)):
+        marks = ", ".join("?" for _ in chunk)
+        for row in await conn.execute_fetchall(
+                "SELECT id, job_key, board_id, lead_id, closed_at FROM postings "
+                f"WHERE job_key IN ({marks}) ORDER BY id", list(chunk)):
+            found.setdefault(row["job_key"], []).append(row)
+    return found
+
+
+@dataclass(frozen=True)
+class Placed:
+    """Where a new posting goes: the leader of the group it joins (None: it leads its
+    own), and whether the pass must still look at it (it matched several groups)."""
+
+    leader: int | None = None
+    unsettled: bool = False
+
+
+ALONE = Placed()
+
+
+async def place(conn: aiosqlite.Connection, board_id: int,
+                fresh: Sequence[tuple[str, str | None]]) -> list[Placed]:
+    """Where each of a board's new postings goes, given its (job_key, description),
+    before it is written: the group of the stored posting that is the same job. The
+    same rules as the pass: the newest MAX_CANDIDATES under the key, none open on this
+    board (the new posting is open there too)."""
+    stored = await _under_keys(conn, {key for key, text in fresh
+                                      if key != samejob.NO_KEY and text})
+    if not stored:
+        return [ALONE] * len(fresh)
+    candidates: list[list[aiosqlite.Row]] = []
+    for key, text in fresh:
+        rows = stored.get(key, []) if text else []
+        candidates.append([row for row in rows if row["board_id"] != board_id
+                           or row["closed_at"] is not None][-MAX_CANDIDATES:])
+    texts = await _read_texts(conn, {row["id"] for rows in candidates for row in rows})
+    placed = []
+    for (_key, text), rows in zip(fresh, candidates, strict=True):
+        if not rows:
+            placed.append(ALONE)
+            continue
+        mine = samejob.Text(text)
+        leaders = {row["lead_id"] or row["id"] for row in rows
+                   if samejob.same_text(mine, texts[row["id"]])}
+        placed.append(Placed(min(leaders), len(leaders) > 1) if leaders else ALONE)
+    return placed
+
+
 class _Pass:
     """One run of the grouping pass: the rows it read, their texts, and the leaders it
     has moved. Every database round trip costs a thread hop, so rows and texts are
@@ -51,13 +121,6 @@ class _Pass:
         while lead in self.moved:
             lead = self.moved[lead]
         return lead
-
-    async def read_texts(self, ids: set[int]) -> None:
-        for chunk in _chunks(sorted(ids)):
-            marks = ", ".join("?" for _ in chunk)
-            for row in await self.conn.execute_fetchall(
-                    f"SELECT id, description FROM postings WHERE id IN ({marks})", chunk):
-                self.texts[row[0]] = samejob.Text(row[1])
 
     async def members(self, leader: int) -> list[int]:
         rows = await self.conn.execute_fetchall(
@@ -98,7 +161,7 @@ class _Pass:
                     if same_board and posting["closed_at"] is None and other["closed_at"] is None:
                         continue
                     pairs.append((posting["id"], other["id"]))
-        await self.read_texts({posting for pair in pairs for posting in pair})
+        self.texts = await _read_texts(self.conn, {posting for pair in pairs for posting in pair})
         for x, y in pairs:
             if self.leader(x) != self.leader(y) and samejob.same_text(self.texts[x],
                                                                        self.texts[y]):
@@ -112,9 +175,9 @@ async def assign(conn: aiosqlite.Connection) -> int:
     todo = await conn.execute_fetchall(
         "SELECT p.id, p.job_key, p.company, p.title FROM grouping_todo AS t "
         "JOIN postings AS p ON p.id = t.posting_id")
-    await conn.execute("DELETE FROM grouping_todo")
-    if not todo:
+    if not todo:          # most boards: their new postings were placed as stored
         return 0
+    await conn.execute("DELETE FROM grouping_todo")
     keyed: dict[str, list[int]] = {}
     unkeyed = []          # written by something other than upsert: the key is made here
     for row in todo:
@@ -125,15 +188,8 @@ async def assign(conn: aiosqlite.Connection) -> int:
         if key != samejob.NO_KEY:
             keyed.setdefault(key, []).append(row["id"])
     await conn.executemany("UPDATE postings SET job_key = ? WHERE id = ?", unkeyed)
-    by_key: dict[str, list[aiosqlite.Row]] = {}
-    for chunk in _chunks(list(keyed)):
-        marks = ", ".join("?" for _ in chunk)
-        for row in await conn.execute_fetchall(
-                "SELECT id, job_key, board_id, lead_id, closed_at FROM postings "
-                f"WHERE job_key IN ({marks})", list(chunk)):
-            by_key.setdefault(row["job_key"], []).append(row)
-    shared = {key: sorted(found, key=lambda row: row["id"])
-              for key, found in by_key.items() if len(found) > 1}
+    shared = {key: found for key, found in (await _under_keys(conn, keyed)).items()
+              if len(found) > 1}
     if not shared:
         return 0
     apart = {(row[0], row[1]) for row in await conn.execute_fetchall(
@@ -178,4 +234,4 @@ async def split(conn: aiosqlite.Connection, posting_id: int) -> Split:
     return Split(posting_id, leader, rest)
 
 
-__all__ = ["MAX_CANDIDATES", "Split", "assign", "split"]
+__all__ = ["ALONE", "MAX_CANDIDATES", "Placed", "Split", "assign", "place", "split"]

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 
 import aiosqlite
 
+from jobtracker import groups
 from jobtracker.config import Board
 from jobtracker.levels import title_level
 from jobtracker.samejob import stored_key
@@ -41,11 +42,14 @@ _CONTENT = ("company", "title", "location", "remote", "url", "department", "desc
             "description_source", "title_level", "salary_min", "salary_max",
             "salary_currency", "posted_at", "updated_at")
 _SET_CONTENT = ", ".join(f"{column} = ?" for column in _CONTENT)
-# `job_key` (jobtracker/samejob.py) is written with the content it is made of, so the
-# grouping pass never rewrites the wide row just to store it.
+# `job_key` (jobtracker/samejob.py) is written with the content it is made of, and a
+# new posting's group (`lead_id`, `job_open`) with it, so the wide row is written once.
+# A posting stored with its key is grouped by its writer: the schema queues only rows
+# stored without one (migration 0014).
 _INSERT = (f"INSERT INTO postings (board_id, external_id, {', '.join(_CONTENT)}, first_seen, "
-           f"last_seen, feed_id, job_key) VALUES (?, ?, {', '.join('?' for _ in _CONTENT)}, "
-           "?, ?, ?, ?)")
+           f"last_seen, feed_id, job_key, lead_id, job_open) VALUES (?, ?, "
+           f"{', '.join('?' for _ in _CONTENT)}, ?, ?, ?, ?, ?, ?)")
+_QUEUE = "INSERT OR IGNORE INTO grouping_todo (posting_id) VALUES (?)"
 
 
 def _content(posting: NormalizedPosting, company: str) -> tuple[Any, ...]:
@@ -124,13 +128,31 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         else:
             touches.append((now, row["id"]))
             result.unchanged += 1
-    await conn.executemany(_INSERT, inserts)
+    await _insert_placed(conn, board_id, inserts)
     await conn.executemany(
         f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = NULL "
         "WHERE id = ?",
         updates)
     await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
     result.closed = await _close_missing(conn, open_ids, now)
+
+
+_DESCRIPTION = 2 + _CONTENT.index("description")   # in an insert's row
+
+
+async def _insert_placed(conn: aiosqlite.Connection, board_id: int,
+                         inserts: list[tuple[Any, ...]]) -> None:
+    """Insert one board's new postings, each already in its group (`groups.place`);
+    the few it cannot settle go on the grouping pass's work list."""
+    placed = await groups.place(conn, board_id, [(row[-1], row[_DESCRIPTION])
+                                                 for row in inserts])
+    await conn.executemany(_INSERT, [(*row, where.leader, int(where.leader is None))
+                                     for row, where in zip(inserts, placed, strict=True)
+                                     if not where.unsettled])
+    for row, where in zip(inserts, placed, strict=True):
+        if where.unsettled:
+            cursor = await conn.execute(_INSERT, (*row, where.leader, 0))
+            await conn.execute(_QUEUE, (cursor.lastrowid,))
 
 
 def _key(values: tuple[Any, ...]) -> str:
@@ -182,9 +204,11 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
         row = await (await conn.execute(
             f"SELECT id, closed_at, {', '.join(_CONTENT)} FROM postings "
             "WHERE board_id = ? AND external_id = ?", (board_id, external_id))).fetchone()
-        if row is None:
+        if row is None:   # alone at first; the grouping pass looks at it
             cursor = await conn.execute(
-                _INSERT, (board_id, external_id, *values, now, now, feed_board, _key(values)))
+                _INSERT, (board_id, external_id, *values, now, now, feed_board, _key(values),
+                          None, 1))
+            await conn.execute(_QUEUE, (cursor.lastrowid,))
             listed.add(int(cursor.lastrowid or 0))
             result.new += 1
             continue

@@ -14,10 +14,11 @@ from samejob_samples import posting
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from servers.shapes import remoteok_job
 
-from jobtracker import applications, groups, scoring, store
+from jobtracker import applications, groups, scoring, store, upsert
 from jobtracker.config import Board, Config, Profile, Sources
 from jobtracker.fetch import fetch_all, make_client
 from jobtracker.matches import load_matches
+from jobtracker.sources import NormalizedPosting
 from jobtracker.tasks import Context
 from jobtracker.tasks.judge import JudgeTask
 from jobtracker.tasks.level import LevelTask
@@ -253,6 +254,72 @@ async def test_splitting_the_leader_leaves_the_rest_together(
     async with store.write(conn):
         await groups.split(conn, await posting_id(conn, "11"))
     assert await leads(conn) == {"11": None, "901": None, "902": "901"}
+
+
+class _Counts:
+    new = updated = reopened = closed = unchanged = 0
+
+
+def _normalized(external_id: str, text: str, company: str = "Acme") -> NormalizedPosting:
+    return NormalizedPosting(external_id=external_id, title=TITLE, company=company,
+                             url=f"https://x.test/{external_id}", description=text)
+
+
+async def _store(conn: aiosqlite.Connection, token: str, *items: NormalizedPosting) -> None:
+    """One board's listing, as fetch stores it, without the pass that runs after."""
+    async with store.write(conn):
+        board = await upsert.ensure_board(conn, "greenhouse", token, "Acme", configured=True)
+        await upsert.apply_board(conn, board, "Acme", items, "2026-10-01T00:00:00Z", _Counts())
+
+
+async def _queued(conn: aiosqlite.Connection) -> list[int]:
+    return [row[0] for row in await conn.execute_fetchall(
+        "SELECT posting_id FROM grouping_todo ORDER BY posting_id")]
+
+
+async def test_a_new_posting_is_stored_in_its_group_and_not_queued(
+        conn: aiosqlite.Connection) -> None:
+    """A board's new postings are compared as they are stored: the copy is written
+    pointing at its leader (no pass, no second write of its row)."""
+    await _store(conn, "acme", _normalized("11", LEDGER), _normalized("12", MOBILE))
+    await _store(conn, "jobs", _normalized("901", LEDGER + "\n\nVia Jobs: link"),
+                 _normalized("902", "Something else entirely " * 10, company="Bolt"))
+    assert await _queued(conn) == []
+    assert await leads(conn) == {"11": None, "12": None, "901": "11", "902": None}
+    rows = await conn.execute_fetchall(
+        "SELECT external_id, job_open FROM postings ORDER BY external_id")
+    assert [tuple(r) for r in rows] == [("11", 1), ("12", 1), ("901", 0), ("902", 1)]
+
+
+async def test_a_new_posting_that_matches_two_groups_is_left_to_the_pass(
+        conn: aiosqlite.Connection) -> None:
+    """One board listing the text twice is two openings (two groups); a copy elsewhere
+    matches both, so it joins the first and the pass merges the second, as it would
+    have without placing."""
+    await _store(conn, "acme", _normalized("11", LEDGER), _normalized("12", LEDGER))
+    await _store(conn, "jobs", _normalized("901", LEDGER))
+    assert await leads(conn) == {"11": None, "12": None, "901": "11"}
+    assert await _queued(conn) == [await posting_id(conn, "901")]
+    async with store.write(conn):
+        await groups.assign(conn)
+    assert await leads(conn) == {"11": None, "12": "11", "901": "11"}
+    assert await _queued(conn) == []
+
+
+async def test_a_posting_stored_without_its_key_is_queued_and_grouped(
+        conn: aiosqlite.Connection) -> None:
+    """A writer that knows nothing of grouping (no job_key) still gets its rows grouped:
+    the schema queues them, and the pass makes the key."""
+    await _store(conn, "acme", _normalized("11", LEDGER))
+    await _store(conn, "jobs")
+    async with store.write(conn):
+        await conn.execute(
+            "INSERT INTO postings (board_id, external_id, company, title, description, "
+            "first_seen, last_seen) VALUES (2, 'raw', 'Acme Inc', ?, ?, 't', 't')",
+            (TITLE, LEDGER))
+        assert await _queued(conn) == [await posting_id(conn, "raw")]
+        await groups.assign(conn)
+    assert await leads(conn) == {"11": None, "raw": "11"}
 
 
 def test_postings_command_shows_and_splits_a_group(server: BoardServer, tmp_path: Path) -> None:

@@ -61,3 +61,25 @@ async def test_s_sets_the_status_and_o_opens_the_posting(app: JobtrackerApp) -> 
         await pilot.press("escape", "escape")
         await pilot.pause(0.2)
         assert type(app.screen).__name__ == "DashboardScreen"
+
+
+def test_a_regrouped_match_says_reposted_and_where_else_it_is_listed() -> None:
+    """The table's title keeps `(reposted DATE)` whole (the title gives way), and the
+    detail names the other open postings' pages, literally."""
+    from rich.console import Console
+
+    from jobtracker.matches import Match
+    from tui.screens.matches import match_detail, title_cell
+
+    match = Match(id=1, score=0.9, verdict="good", company="Acme", title="X" * 80,
+                  location="Berlin", url="https://boards.example/12", status="applied",
+                  stale=False, parts={}, also_on=["https://agg.example/[b]901[/b]"],
+                  reposted="2026-09-05")
+    cell = title_cell(match, 48)
+    assert cell.plain.endswith(" (reposted 2026-09-05)") and cell.cell_len <= 48
+    assert title_cell(Match(**{**match.__dict__, "reposted": None}), 48).plain == "X" * 47 + "…"
+    console = Console(width=100, record=True, color_system=None)
+    console.print(match_detail(match, None))
+    shown = console.export_text()
+    assert "reposted 2026-09-05" in shown
+    assert "also on https://agg.example/[b]901[/b]" in shown

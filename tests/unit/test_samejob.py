@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from samejob_samples import PAIRS
 
@@ -43,6 +45,30 @@ def test_a_missing_or_short_description_proves_nothing() -> None:
     short = samejob.words("Build the ledger. Remote.")
     assert samejob.same_text(short, list(short))          # equal is equal
     assert not samejob.same_text(short, samejob.words("Build the ledger. Berlin."))
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_kept_shortcut_only_accepts_what_the_shingles_would(seed: int) -> None:
+    """A shared beginning and end over 95% of the text (one passage inserted, replaced or
+    cut) is accepted without shingles; every such pair scores above THRESHOLD anyway,
+    and a pair edited in more than that is left to the shingles."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(3000)]
+    kept = 0
+    for _ in range(3000):
+        a = [rng.choice(vocabulary) for _ in range(rng.randint(samejob.MIN_WORDS, 600))]
+        size, at = rng.randint(0, len(a) // 10 + 1), rng.randint(0, len(a))
+        passage = [rng.choice(vocabulary) for _ in range(size)]
+        b = rng.choice([a[:at] + passage + a[at:], a[:at] + passage + a[at + size:],
+                        a[:at] + a[at + size:]])
+        if len(b) < samejob.MIN_WORDS or not samejob.mostly_kept(a, b):
+            continue
+        kept += 1
+        assert samejob.similarity(a, b) > samejob.THRESHOLD
+        assert sum(x == y for x, y in zip(a, b, strict=False)) + sum(
+            x == y for x, y in zip(a[::-1], b[::-1], strict=False)) >= samejob.KEPT * max(
+                len(a), len(b))
+    assert kept > 500          # the shortcut did its work on most small edits
 
 
 def test_labelled_set_false_merges_and_misses() -> None:

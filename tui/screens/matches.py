@@ -55,12 +55,18 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     head = line(f"{match.company} — {match.title}", style="bold")
     where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
+    items: list[RenderableType] = [head, where]
+    if match.reposted:
+        items.append(Text(f"reposted {match.reposted}: the job closed and came back under "
+                          "a new id; its verdict and application carried over", style="yellow"))
+    for url in match.also_on:
+        items.append(line(f"also on {url}", style="dim"))
     verdict = Text("verdict ", style="bold")
     verdict.append(match.verdict, style=VERDICT_STYLES.get(match.verdict, ""))
     if match.stale:
         verdict.append("  (judged against older inputs; `jobtracker rank` asks again)",
                        style="yellow")
-    items: list[RenderableType] = [head, where, verdict, parts_table(match.parts, match.score)]
+    items += [verdict, parts_table(match.parts, match.score)]
     if ranking is not None:
         for label, values, style in (("reasons", ranking.reasons, ""),
                                      ("meets", ranking.meets, "green"),
@@ -70,6 +76,17 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
                 text.append("; ".join(line(v).plain for v in values), style=style)
                 items.append(text)
     return Group(*items)
+
+
+def title_cell(match: Match, width: int) -> Text:
+    """The title, and `(reposted DATE)` after it when the job came back under a new id:
+    the note is never cut, the title gives way to it."""
+    if not match.reposted:
+        return line(match.title, width)
+    note = f" (reposted {match.reposted})"
+    text = line(match.title, max(width - len(note), 8))
+    text.append(note, style="yellow")
+    return text
 
 
 LAYOUT = TableDetail(summary="matches-summary", pane="matches-pane", table="matches-table",
@@ -121,7 +138,7 @@ class MatchesScreen(Screen[None]):
                 Text(match.verdict + ("*" if match.stale else ""),
                      style=VERDICT_STYLES.get(match.verdict, "")),
                 line(match.status or "—"), line(match.company, 24),
-                line(match.title, 48), line(match.location, 24),
+                title_cell(match, 48), line(match.location, 24),
                 key=str(match.id))
         summary = Text(" Matches ─ ", style="bold")
         summary.append(f"{len(self.matches)} scored" if self.matches else
