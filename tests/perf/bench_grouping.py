@@ -15,8 +15,9 @@ Stores the same listings twice, each into a new database, the way a fetch does
 Nine boards in ten are one company's ATS board; every tenth is an aggregator. A
 share `--dup` of all postings are aggregator items copying an earlier ATS posting
 (the same text plus a link-back line, " (Remote)" on the title), so the pass really
-compares descriptions; the rest are distinct jobs with ~2.5 KB descriptions, a
-tenth of them under a title their company already uses. The two alternate
+compares descriptions; the rest are distinct jobs with ~2.5 KB descriptions (half
+with typographic quotes or dashes, which make the text non-ASCII), a tenth of them
+under a title their company already uses. The two alternate
 `--rounds` times, each into a new database; prints the best time of each (a shared
 machine only ever adds time), the difference per 100,000 postings, and how many
 copies were grouped.
@@ -65,6 +66,8 @@ def listings(total: int, dup_share: float) -> list[list[NormalizedPosting]]:
         title = (f"{rng.choice(titles)} {rng.randrange(50)}" if rng.random() > 0.1
                  else rng.choice(titles))
         text = " ".join(rng.choice(vocabulary) for _ in range(400))
+        if rng.random() < 0.5:   # typographic punctuation, as half of real postings have
+            text = f"We’re hiring — {text}"
         return NormalizedPosting(external_id=f"e{number}", title=title, company=company,
                                  url=f"https://ats.example/{number}", description=text)
 

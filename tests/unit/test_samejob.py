@@ -40,6 +40,19 @@ def test_description_words_drop_punctuation_and_case() -> None:
         "build", "the", "ledger", "in", "go", "fast", "remote"]
 
 
+def test_description_words_are_the_same_on_the_ascii_and_unicode_paths() -> None:
+    """ASCII text is split through a translation table, other text by a regular
+    expression (faster there): both give the same words."""
+    rng = random.Random(11)
+    pieces = ["Acme", "ledger", "Go", "naïve", "Müller", "x1", "\u00a0", " ", "\n\t", ",",
+              "—", "“", "”", "…", "(", ")", "'", "-", "•", "€", "+", "_", "\u2003", "\x1c"]
+    for _ in range(3000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
+        table = text.casefold().translate(samejob._PUNCTUATION).split()
+        assert samejob.text_words(text) == table, repr(text)
+        assert samejob._TOKEN.findall(text.casefold()) == table, repr(text)
+
+
 def test_a_missing_or_short_description_proves_nothing() -> None:
     assert not samejob.same_text([], samejob.words("some text"))
     short = samejob.words("Build the ledger. Remote.")
@@ -69,6 +82,55 @@ def test_the_kept_shortcut_only_accepts_what_the_shingles_would(seed: int) -> No
             x == y for x, y in zip(a[::-1], b[::-1], strict=False)) >= samejob.KEPT * max(
                 len(a), len(b))
     assert kept > 500          # the shortcut did its work on most small edits
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_texts_kept_as_stored_would_be_kept_by_the_shingles_too(seed: int) -> None:
+    """The same shortcut on stored text (characters, punctuation and all): a passage
+    cut into the middle of words still leaves the pair above THRESHOLD."""
+    rng = random.Random(seed)
+    vocabulary = [f"w{i}" for i in range(3000)] + ["we’re", "—", "“quoted”", "C++"]
+    kept = 0
+    for _ in range(1500):
+        a = "".join(rng.choice(vocabulary) + rng.choice([" ", ", ", ".\n", "\n\n"])
+                    for _ in range(rng.randint(150, 700)))
+        size, at = rng.randint(0, len(a) // 12 + 1), rng.randint(0, len(a))
+        passage = "".join(rng.choice("abc xyz,.\n") for _ in range(size))
+        b = rng.choice([a[:at] + passage + a[at:], a[:at] + passage + a[at + size:],
+                        a[:at] + a[at + size:]])
+        if min(len(a), len(b)) < samejob.RAW_KEPT_MIN or not samejob._kept_chars(a, b):
+            continue
+        kept += 1
+        words_a, words_b = samejob.text_words(a), samejob.text_words(b)
+        assert samejob.similarity(words_a, words_b) > samejob.THRESHOLD
+        assert samejob.same_text(samejob.Text(a), samejob.Text(b))
+    assert kept > 300
+
+
+def _kept_word_by_word(a: list[str], b: list[str]) -> bool:
+    head = 0
+    while head < min(len(a), len(b)) and a[head] == b[head]:
+        head += 1
+    tail = 0
+    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    return head + tail >= samejob.KEPT * max(len(a), len(b))
+
+
+def test_the_kept_shortcut_counts_whole_words_as_a_word_loop_would() -> None:
+    """It compares joined text (fast), but counts words: a word that only begins the
+    same (`ledger` / `ledgers`) is not kept, nor is one that ends the same."""
+    rng = random.Random(7)
+    vocabulary = ["a", "ab", "abc", "b", "ba", "bab", "c", "ca", "cab", "abcab"]
+    for _ in range(20000):
+        a = [rng.choice(vocabulary) for _ in range(rng.randint(1, 30))]
+        b = list(a)
+        for _ in range(rng.randint(0, 3)):
+            at = rng.randint(0, len(b))
+            b[at:at + rng.randint(0, 2)] = [rng.choice(vocabulary)
+                                            for _ in range(rng.randint(0, 2))]
+        if b:
+            assert samejob.mostly_kept(a, b) == _kept_word_by_word(a, b), (a, b)
 
 
 def test_labelled_set_false_merges_and_misses() -> None:
