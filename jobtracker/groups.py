@@ -52,7 +52,7 @@ async def _read_texts(conn: aiosqlite.Connection, ids: set[int]) -> dict[int, sa
 
 async def _under_keys(conn: aiosqlite.Connection, keys: Iterable[str]
                       ) -> dict[str, list[aiosqlite.Row]]:
-    """The stored postings under each key, oldest first (the covering job_key index)."""
+    """The stored postings under each key, oldest first (through the job_key index)."""
     found: dict[str, list[aiosqlite.Row]] = {}
     for chunk in _chunks(sorted(keys)):
         marks = ", ".join("?" for _ in chunk)
