@@ -85,22 +85,36 @@ async def place(conn: aiosqlite.Connection, board_id: int,
                                       if key != samejob.NO_KEY and text})
     if not stored:
         return [ALONE] * len(fresh)
-    candidates: list[list[aiosqlite.Row]] = []
+    # Per new posting: its candidates by group (leader -> ids, oldest first), and the
+    # groups it is the same job as. A group needs only one member to match, so the
+    # texts are read in two rounds: the oldest candidate of every group first (often
+    # the leader), the others only for the groups that did not match.
+    by_group: list[dict[int, list[int]]] = []
     for key, text in fresh:
-        rows = stored.get(key, []) if text else []
-        candidates.append([row for row in rows if row["board_id"] != board_id
-                           or row["closed_at"] is not None][-MAX_CANDIDATES:])
-    texts = await _read_texts(conn, {row["id"] for rows in candidates for row in rows})
-    placed = []
-    for (_key, text), rows in zip(fresh, candidates, strict=True):
-        if not rows:
-            placed.append(ALONE)
+        rows = [row for row in (stored.get(key, []) if text else [])
+                if row["board_id"] != board_id or row["closed_at"] is not None]
+        groups: dict[int, list[int]] = {}
+        for row in rows[-MAX_CANDIDATES:]:
+            groups.setdefault(row["lead_id"] or row["id"], []).append(row["id"])
+        by_group.append(groups)
+    mine = [samejob.Text(text) if groups else None
+            for (_key, text), groups in zip(fresh, by_group, strict=True)]
+    joined: list[set[int]] = [set() for _ in fresh]
+    texts: dict[int, samejob.Text] = {}
+    for first_round in (True, False):
+        wanted = {pid for groups, done in zip(by_group, joined, strict=True)
+                  for leader, ids in groups.items() if leader not in done
+                  for pid in (ids[:1] if first_round else ids[1:])}
+        if not wanted:
             continue
-        mine = samejob.Text(text)
-        leaders = {row["lead_id"] or row["id"] for row in rows
-                   if samejob.same_text(mine, texts[row["id"]])}
-        placed.append(Placed(min(leaders), len(leaders) > 1) if leaders else ALONE)
-    return placed
+        texts.update(await _read_texts(conn, wanted))
+        for text, groups, done in zip(mine, by_group, joined, strict=True):
+            for leader, ids in groups.items():
+                if leader not in done and any(
+                        samejob.same_text(text, texts[pid])   # type: ignore[arg-type]
+                        for pid in (ids[:1] if first_round else ids[1:])):
+                    done.add(leader)
+    return [Placed(min(done), len(done) > 1) if done else ALONE for done in joined]
 
 
 class _Pass:

@@ -155,6 +155,8 @@ def _kept(a: str, b: str, len_a: int, len_b: int) -> bool:
 
 def _kept_chars(a: str, b: str) -> bool:
     """Whether a shared beginning and end cover at least KEPT of the longer string."""
+    if a == b:
+        return True
     longest = max(len(a), len(b))
     head = _common_chars(a, b)
     if head >= KEPT * longest:

@@ -97,6 +97,7 @@ _DROP = re.compile(
 _PRE = re.compile(r"<pre\b[^<>]{0,4000}>(.*?)(?:</pre\s*>|\Z)", re.S | re.I)
 _TAG = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9:-]{0,40})(?![a-zA-Z0-9:-])[^<>]{0,4000}>")
 _SPACES = re.compile(r" {2,}")
+_LINE_EDGES = re.compile(r" *\n *")
 _BLANK_LINES = re.compile(r"\n{3,}")
 _PLACEHOLDER = re.compile("\x02([0-9]+)\x03")
 
@@ -180,7 +181,7 @@ def html_to_text(markup: str | None) -> str:
         # Entities can spell characters the first cleaning removed (&#x202e;).
         text = _clean(html.unescape(text), keep="\t" + _INDENT + _OPEN + _CLOSE)
     text = _SPACES.sub(" ", text.replace("\xa0", " ").replace("\t", " "))
-    text = "\n".join(line.strip(" ") for line in text.split("\n"))
+    text = _LINE_EDGES.sub("\n", text).strip(" ")    # every line stripped of spaces
     text = _BLANK_LINES.sub("\n\n", text).strip("\n").replace(_INDENT, " ")
     if blocks:
         text = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], text)

@@ -306,6 +306,20 @@ async def test_a_new_posting_that_matches_two_groups_is_left_to_the_pass(
     assert await _queued(conn) == []
 
 
+async def test_a_new_posting_joins_a_group_through_any_of_its_members(
+        conn: aiosqlite.Connection) -> None:
+    """Placing reads one text per group first (its oldest candidate); a group whose
+    first text differs is still joined through another member that matches."""
+    await _store(conn, "acme", _normalized("11", LEDGER))
+    await _store(conn, "feed", _normalized("801", MOBILE))
+    async with store.write(conn):   # a group whose members differ (joined by hand, say)
+        await conn.execute("UPDATE postings SET lead_id = ?, job_open = 0 WHERE id = ?",
+                           (await posting_id(conn, "11"), await posting_id(conn, "801")))
+    await _store(conn, "jobs", _normalized("901", MOBILE + "\n\nVia Jobs: link"))
+    assert await leads(conn) == {"11": None, "801": "11", "901": "11"}
+    assert await _queued(conn) == []
+
+
 async def test_a_posting_stored_without_its_key_is_queued_and_grouped(
         conn: aiosqlite.Connection) -> None:
     """A writer that knows nothing of grouping (no job_key) still gets its rows grouped:

@@ -117,3 +117,18 @@ def test_a_huge_description_converts_in_reasonable_time() -> None:
     text = html_to_text(big * 1000)        # ~1 MB of HTML
     assert time.perf_counter() - started < 5
     assert text.count("- item") == 1000
+
+
+def test_every_line_is_stripped_of_spaces_by_one_expression() -> None:
+    """`html_to_text` strips each line's spaces with one regular expression; it does
+    what stripping line by line does, on text of every shape."""
+    import random
+
+    from jobtracker.text import _LINE_EDGES
+
+    rng = random.Random(5)
+    pieces = [" ", "  ", "\n", " \n ", "\n\n", "a", "b c", "\t", "\u00a0", "-"]
+    for _ in range(5000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        by_line = "\n".join(line.strip(" ") for line in text.split("\n"))
+        assert _LINE_EDGES.sub("\n", text).strip(" ") == by_line, repr(text)
