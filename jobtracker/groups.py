@@ -97,8 +97,8 @@ async def place(conn: aiosqlite.Connection, board_id: int,
         for row in rows[-MAX_CANDIDATES:]:
             groups.setdefault(row["lead_id"] or row["id"], []).append(row["id"])
         by_group.append(groups)
-    mine = [samejob.Text(text) if groups else None
-            for (_key, text), groups in zip(fresh, by_group, strict=True)]
+    mine = {index: samejob.Text(fresh[index][1]) for index, groups in enumerate(by_group)
+            if groups}
     joined: list[set[int]] = [set() for _ in fresh]
     texts: dict[int, samejob.Text] = {}
     for first_round in (True, False):
@@ -108,10 +108,11 @@ async def place(conn: aiosqlite.Connection, board_id: int,
         if not wanted:
             continue
         texts.update(await _read_texts(conn, wanted))
-        for text, groups, done in zip(mine, by_group, joined, strict=True):
-            for leader, ids in groups.items():
+        for index, text in mine.items():
+            done = joined[index]
+            for leader, ids in by_group[index].items():
                 if leader not in done and any(
-                        samejob.same_text(text, texts[pid])   # type: ignore[arg-type]
+                        samejob.same_text(text, texts[pid])
                         for pid in (ids[:1] if first_round else ids[1:])):
                     done.add(leader)
     return [Placed(min(done), len(done) > 1) if done else ALONE for done in joined]
