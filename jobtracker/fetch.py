@@ -234,6 +234,7 @@ async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
                 "UPDATE boards SET last_fetched = ?, last_error = ? WHERE id = ?",
                 (now, error, board_id))
             return result
+        grouping = False
         if download.not_modified:
             # Same listing as last time: everything it listed is still there.
             cursor = await conn.execute(
@@ -242,11 +243,15 @@ async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
                    else "board_id = ?"), (now, board_id))
             result.unchanged = max(cursor.rowcount, 0)
         elif target.is_feed:
-            await apply_feed(conn, board_id, download.postings, now, result, configured)
+            grouping = await apply_feed(conn, board_id, download.postings, now, result,
+                                        configured)
         else:
-            await apply_board(conn, board_id, target.company, download.postings, now, result)
+            grouping = await apply_board(conn, board_id, target.company, download.postings,
+                                         now, result)
         # In the board's transaction: what it stored is grouped before anyone reads it.
-        await groups.assign(conn)
+        # (Its new postings already are, as stored: most boards leave the pass nothing.)
+        if grouping:
+            await groups.assign(conn)
         if download.not_modified:
             await conn.execute(
                 "UPDATE boards SET last_fetched = ?, last_ok = ?, last_error = NULL "
@@ -276,6 +281,8 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
     """
     targets = select_targets(sources, only)
     configured = {(board.ats, board.token.lower()): board for board in sources.boards}
+    async with store.write(conn):   # what other writers left on the grouping work list
+        await groups.assign(conn)
     validators = await _validators(conn)
     known = {target.name: await _known(conn, target) for target in targets}
     semaphore = asyncio.Semaphore(concurrency)

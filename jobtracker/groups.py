@@ -16,8 +16,10 @@ two openings, say two offices), or they were split apart by hand.
 A board's new postings are placed before they are written (`place`): each is
 compared with the stored postings under its key and written already pointing at its
 leader, so the wide row is written once and never read back. Only what `place`
-cannot settle (a new posting that matches two groups, which the pass then merges)
-and postings that changed or closed go through the work list.
+cannot settle (a new posting that is no near copy but the same job as two groups,
+which the pass then merges) and postings that changed or closed go through the work
+list. Both look for near copies first (`samejob.near_copy`): a posting that is one
+passage away from a candidate joins that candidate's group alone.
 """
 
 from __future__ import annotations
@@ -80,15 +82,19 @@ async def place(conn: aiosqlite.Connection, board_id: int,
     """Where each of a board's new postings goes, given its (job_key, description),
     before it is written: the group of the stored posting that is the same job. The
     same rules as the pass: the newest MAX_CANDIDATES under the key, none open on this
-    board (the new posting is open there too)."""
+    board (the new posting is open there too).
+
+    A posting that is a near copy of a candidate (`samejob.near_copy`: an aggregator's
+    copy, a repost with a line changed) joins that candidate's group, the oldest such,
+    and is compared with nothing else: finding that costs a few string comparisons,
+    where reading two texts' words costs a hundred times more. Any other posting is
+    compared with every group, and one that is the same job as several is left to
+    the pass, which merges them."""
     stored = await _under_keys(conn, {key for key, text in fresh
                                       if key != samejob.NO_KEY and text})
     if not stored:
         return [ALONE] * len(fresh)
-    # Per new posting: its candidates by group (leader -> ids, oldest first), and the
-    # groups it is the same job as. A group needs only one member to match, so the
-    # texts are read in two rounds: the oldest candidate of every group first (often
-    # the leader), the others only for the groups that did not match.
+    # Per new posting: its candidates by group (leader -> ids, oldest first).
     by_group: list[dict[int, list[int]]] = []
     for key, text in fresh:
         rows = [row for row in (stored.get(key, []) if text else [])
@@ -97,25 +103,27 @@ async def place(conn: aiosqlite.Connection, board_id: int,
         for row in rows[-MAX_CANDIDATES:]:
             groups.setdefault(row["lead_id"] or row["id"], []).append(row["id"])
         by_group.append(groups)
-    mine = {index: samejob.Text(fresh[index][1]) for index, groups in enumerate(by_group)
-            if groups}
-    joined: list[set[int]] = [set() for _ in fresh]
-    texts: dict[int, samejob.Text] = {}
-    for first_round in (True, False):
-        wanted = {pid for groups, done in zip(by_group, joined, strict=True)
-                  for leader, ids in groups.items() if leader not in done
-                  for pid in (ids[:1] if first_round else ids[1:])}
-        if not wanted:
+    texts = await _read_texts(conn, {pid for groups in by_group
+                                     for ids in groups.values() for pid in ids})
+    placed = [ALONE] * len(fresh)
+    for index, groups in enumerate(by_group):
+        if not groups:
             continue
-        texts.update(await _read_texts(conn, wanted))
-        for index, text in mine.items():
-            done = joined[index]
-            for leader, ids in by_group[index].items():
-                if leader not in done and any(
-                        samejob.same_text(text, texts[pid])
-                        for pid in (ids[:1] if first_round else ids[1:])):
-                    done.add(leader)
-    return [Placed(min(done), len(done) > 1) if done else ALONE for done in joined]
+        mine = samejob.Text(fresh[index][1])
+        copied = [pid for ids in groups.values() for pid in ids
+                  if samejob.near_copy(mine, texts[pid])]
+        if copied:
+            placed[index] = Placed(_leader_of(groups, min(copied)))
+            continue
+        joined = [leader for leader, ids in groups.items()
+                  if any(samejob.similar(mine, texts[pid]) for pid in ids)]
+        if joined:
+            placed[index] = Placed(min(joined), len(joined) > 1)
+    return placed
+
+
+def _leader_of(groups: dict[int, list[int]], posting_id: int) -> int:
+    return next(leader for leader, ids in groups.items() if posting_id in ids)
 
 
 class _Pass:
@@ -161,8 +169,10 @@ class _Pass:
 
     async def settle(self, shared: dict[str, list[aiosqlite.Row]],
                      keyed: dict[str, list[int]]) -> None:
-        """Compare each fresh posting with the others under its key, joining the same job."""
-        pairs = []
+        """Compare each fresh posting with the others under its key, joining the same
+        job: the group of its oldest near copy alone when it has one (as `place`),
+        else every group it is similar to."""
+        compared: list[tuple[int, list[int]]] = []
         for key, rows in shared.items():
             for row in rows:
                 self.read_lead[row["id"]] = row["lead_id"] or row["id"]
@@ -171,16 +181,19 @@ class _Pass:
                 if posting["id"] not in fresh:
                     continue
                 others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
-                for other in others:
-                    same_board = posting["board_id"] == other["board_id"]
-                    if same_board and posting["closed_at"] is None and other["closed_at"] is None:
-                        continue
-                    pairs.append((posting["id"], other["id"]))
-        self.texts = await _read_texts(self.conn, {posting for pair in pairs for posting in pair})
-        for x, y in pairs:
-            if self.leader(x) != self.leader(y) and samejob.same_text(self.texts[x],
-                                                                       self.texts[y]):
-                await self.join(x, y)
+                compared.append((posting["id"], [
+                    other["id"] for other in others
+                    if posting["board_id"] != other["board_id"]
+                    or posting["closed_at"] is not None or other["closed_at"] is not None]))
+        self.texts = await _read_texts(self.conn, {posting for x, others in compared
+                                                   for posting in (x, *others)})
+        for x, others in compared:
+            text = self.texts[x]
+            copied = [y for y in others if samejob.near_copy(text, self.texts[y])]
+            for y in copied[:1] or others:
+                if self.leader(x) != self.leader(y) and (
+                        copied or samejob.similar(text, self.texts[y])):
+                    await self.join(x, y)
 
 
 async def assign(conn: aiosqlite.Connection) -> int:

@@ -94,8 +94,10 @@ async def _close_missing(conn: aiosqlite.Connection, open_ids: set[int], now: st
 
 async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
                        postings: Sequence[NormalizedPosting], now: str,
-                       result: Counts) -> None:
-    """Upsert an ATS board's listing and close what it no longer lists."""
+                       result: Counts) -> bool:
+    """Upsert an ATS board's listing and close what it no longer lists. Returns whether
+    the grouping pass has work from it (a posting changed or closed, or a new one
+    that `groups.place` could not settle); else `groups.assign` need not run."""
     rows = await conn.execute_fetchall(
         f"SELECT id, external_id, closed_at, {', '.join(_CONTENT)} FROM postings "
         "WHERE board_id = ?", (board_id,))
@@ -128,31 +130,35 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         else:
             touches.append((now, row["id"]))
             result.unchanged += 1
-    await _insert_placed(conn, board_id, inserts)
+    unsettled = await _insert_placed(conn, board_id, inserts)
     await conn.executemany(
         f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = NULL "
         "WHERE id = ?",
         updates)
     await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
     result.closed = await _close_missing(conn, open_ids, now)
+    return bool(unsettled or updates or result.closed)
 
 
 _DESCRIPTION = 2 + _CONTENT.index("description")   # in an insert's row
 
 
 async def _insert_placed(conn: aiosqlite.Connection, board_id: int,
-                         inserts: list[tuple[Any, ...]]) -> None:
+                         inserts: list[tuple[Any, ...]]) -> int:
     """Insert one board's new postings, each already in its group (`groups.place`);
-    the few it cannot settle go on the grouping pass's work list."""
+    the few it cannot settle go on the grouping pass's work list (returns how many)."""
     placed = await groups.place(conn, board_id, [(row[-1], row[_DESCRIPTION])
                                                  for row in inserts])
     await conn.executemany(_INSERT, [(*row, where.leader, int(where.leader is None))
                                      for row, where in zip(inserts, placed, strict=True)
                                      if not where.unsettled])
+    unsettled = 0
     for row, where in zip(inserts, placed, strict=True):
         if where.unsettled:
             cursor = await conn.execute(_INSERT, (*row, where.leader, 0))
             await conn.execute(_QUEUE, (cursor.lastrowid,))
+            unsettled += 1
+    return unsettled
 
 
 def _key(values: tuple[Any, ...]) -> str:
@@ -189,8 +195,9 @@ async def _feed_home(conn: aiosqlite.Connection, posting: NormalizedPosting, fee
 
 async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
                       postings: Sequence[NormalizedPosting], now: str, result: Counts,
-                      configured: dict[tuple[str, str], Board]) -> None:
-    """Upsert a feed's items (as blurbs) and close the blurbs it no longer lists."""
+                      configured: dict[tuple[str, str], Board]) -> bool:
+    """Upsert a feed's items (as blurbs) and close the blurbs it no longer lists.
+    Returns whether the grouping pass has work from it (as `apply_board`)."""
     homes: dict[tuple[str, str], tuple[int, str, bool]] = {}
     seen: set[tuple[int, str]] = set()
     listed: set[int] = set()
@@ -231,3 +238,4 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
         "SELECT id FROM postings WHERE feed_id = ? AND description_source = 'feed' "
         "AND closed_at IS NULL", (feed_board,))
     result.closed = await _close_missing(conn, {row[0] for row in rows} - listed, now)
+    return bool(result.new or result.updated or result.closed)

@@ -10,7 +10,7 @@ from pathlib import Path
 import aiosqlite
 import pytest
 from conftest import run_cli
-from samejob_samples import posting
+from samejob_samples import BENEFITS, ROLES, posting
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from servers.shapes import remoteok_job
 
@@ -291,18 +291,40 @@ async def test_a_new_posting_is_stored_in_its_group_and_not_queued(
     assert [tuple(r) for r in rows] == [("11", 1), ("12", 1), ("901", 0), ("902", 1)]
 
 
-async def test_a_new_posting_that_matches_two_groups_is_left_to_the_pass(
+async def test_a_near_copy_joins_one_opening_and_leaves_the_two_apart(
         conn: aiosqlite.Connection) -> None:
     """One board listing the text twice is two openings (two groups); a copy elsewhere
-    matches both, so it joins the first and the pass merges the second, as it would
-    have without placing."""
+    is a copy of the first: it joins that one, and the two openings stay two, now and
+    when the copy changes and the pass looks at it again."""
     await _store(conn, "acme", _normalized("11", LEDGER), _normalized("12", LEDGER))
     await _store(conn, "jobs", _normalized("901", LEDGER))
     assert await leads(conn) == {"11": None, "12": None, "901": "11"}
+    assert await _queued(conn) == []
+    await _store(conn, "jobs", _normalized("901", LEDGER + "\n\nVia Jobs: link"))
     assert await _queued(conn) == [await posting_id(conn, "901")]
     async with store.write(conn):
         await groups.assign(conn)
-    assert await leads(conn) == {"11": None, "12": "11", "901": "11"}
+    assert await leads(conn) == {"11": None, "12": None, "901": "11"}
+
+
+async def test_a_new_posting_similar_to_two_groups_is_left_to_the_pass(
+        conn: aiosqlite.Connection) -> None:
+    """A text that is no near copy but the same job as two groups (an aggregator that
+    dropped the company's introduction) joins the first, and the pass merges the
+    second into it, as it would have without placing."""
+    await _store(conn, "acme", _normalized("11", LEDGER))
+    await _store(conn, "jobs", _normalized("12", LEDGER))
+    async with store.write(conn):                  # apart (say a wrong split, undone)
+        await groups.split(conn, await posting_id(conn, "12"))
+        await conn.execute("DELETE FROM postings_apart")
+    assert await leads(conn) == {"11": None, "12": None}
+    shortened = f"{ROLES['ledger']}\n\n{BENEFITS}"
+    await _store(conn, "feed", _normalized("801", shortened))
+    assert await leads(conn) == {"11": None, "12": None, "801": "11"}
+    assert await _queued(conn) == [await posting_id(conn, "801")]
+    async with store.write(conn):
+        await groups.assign(conn)
+    assert await leads(conn) == {"11": None, "12": "11", "801": "11"}
     assert await _queued(conn) == []
 
 
@@ -334,6 +356,24 @@ async def test_a_posting_stored_without_its_key_is_queued_and_grouped(
         assert await _queued(conn) == [await posting_id(conn, "raw")]
         await groups.assign(conn)
     assert await leads(conn) == {"11": None, "raw": "11"}
+
+
+async def test_a_fetch_groups_what_another_writer_left_even_when_nothing_changed(
+        server: BoardServer, conn: aiosqlite.Connection) -> None:
+    """Boards whose listing left the pass nothing do not run it; the fetch still runs
+    it once first, for rows other writers put on the work list."""
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[])
+    await world.fetch(conn)
+    async with store.write(conn):               # on a board this fetch does not read
+        other = await upsert.ensure_board(conn, "lever", "other", "Acme", configured=False)
+        await conn.execute(
+            "INSERT INTO postings (board_id, external_id, company, title, description, "
+            "first_seen, last_seen) VALUES (?, 'raw', 'Acme Inc', ?, ?, 't', 't')",
+            (other, TITLE, LEDGER))
+    await world.fetch(conn)                     # the same listings: nothing changed
+    assert await leads(conn) == {"11": None, "raw": "11"}
+    assert await _queued(conn) == []
 
 
 def test_postings_command_shows_and_splits_a_group(server: BoardServer, tmp_path: Path) -> None:
