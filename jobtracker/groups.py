@@ -110,20 +110,17 @@ async def place(conn: aiosqlite.Connection, board_id: int,
         if not groups:
             continue
         mine = samejob.Text(fresh[index][1])
-        copied = [pid for ids in groups.values() for pid in ids
-                  if samejob.near_copy(mine, texts[pid])]
-        if copied:
-            placed[index] = Placed(_leader_of(groups, min(copied)))
+        leader_of = {pid: leader for leader, ids in groups.items() for pid in ids}
+        copy = next((pid for pid in sorted(leader_of)
+                     if samejob.near_copy(mine, texts[pid])), None)
+        if copy is not None:          # the oldest near copy: nothing else is compared
+            placed[index] = Placed(leader_of[copy])
             continue
         joined = [leader for leader, ids in groups.items()
                   if any(samejob.similar(mine, texts[pid]) for pid in ids)]
         if joined:
             placed[index] = Placed(min(joined), len(joined) > 1)
     return placed
-
-
-def _leader_of(groups: dict[int, list[int]], posting_id: int) -> int:
-    return next(leader for leader, ids in groups.items() if posting_id in ids)
 
 
 class _Pass:
@@ -189,10 +186,10 @@ class _Pass:
                                                    for posting in (x, *others)})
         for x, others in compared:
             text = self.texts[x]
-            copied = [y for y in others if samejob.near_copy(text, self.texts[y])]
-            for y in copied[:1] or others:
+            copy = next((y for y in others if samejob.near_copy(text, self.texts[y])), None)
+            for y in others if copy is None else [copy]:     # others: oldest first
                 if self.leader(x) != self.leader(y) and (
-                        copied or samejob.similar(text, self.texts[y])):
+                        copy is not None or samejob.similar(text, self.texts[y])):
                     await self.join(x, y)
 
 

@@ -119,16 +119,37 @@ def test_a_huge_description_converts_in_reasonable_time() -> None:
     assert text.count("- item") == 1000
 
 
-def test_every_line_is_stripped_of_spaces_by_one_expression() -> None:
-    """`html_to_text` strips each line's spaces with one regular expression; it does
-    what stripping line by line does, on text of every shape."""
+def test_lines_are_stripped_and_blank_runs_made_one_as_expressions_would() -> None:
+    """`html_to_text` tidies lines in one loop; it does what stripping every line's
+    spaces and collapsing newlines with regular expressions does, on text of every
+    shape."""
     import random
+    import re
 
-    from jobtracker.text import _LINE_EDGES
+    from jobtracker.text import _lines
 
     rng = random.Random(5)
-    pieces = [" ", "  ", "\n", " \n ", "\n\n", "a", "b c", "\t", "\u00a0", "-"]
+    pieces = [" ", "  ", "\n", " \n ", "\n\n", "\n\n\n", "a", "b c", "\t", "\u00a0", "-"]
     for _ in range(5000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
-        by_line = "\n".join(line.strip(" ") for line in text.split("\n"))
-        assert _LINE_EDGES.sub("\n", text).strip(" ") == by_line, repr(text)
+        stripped = re.sub(r" *\n *", "\n", text).strip(" ")
+        assert _lines(text) == re.sub(r"\n{3,}", "\n\n", stripped).strip("\n"), repr(text)
+
+
+def test_tags_laid_out_by_one_split_as_one_substitution_would() -> None:
+    """Tags are found by one split and looked up in a table, only the rest (lists,
+    upper case) passing through `_Layout` in order: the same text a substitution
+    calling `_Layout` for every tag gives, malformed markup included."""
+    import random
+
+    from jobtracker.text import _TAG, _Layout, _layout
+
+    rng = random.Random(8)
+    pieces = ["<p>", "</p>", "<P class='x'>", "<ul>", "</ul>", "<ol>", "</OL>", "<li>", "</li>",
+              "<LI>", "<br/>", "<td>", "</td>", "<tr>", "<strong>", "</em>", "<a href='x'>",
+              "<div>", "<h2>", "<hr>", "<custom-tag>", "<", ">", "<b", "<<p>b>", " ", "x", "1."]
+    for _ in range(20000):
+        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
+        layout = _Layout()
+        by_substitution = _TAG.sub(lambda match, layout=layout: layout(match[1]), text)
+        assert _layout(text) == by_substitution, repr(text)
