@@ -94,33 +94,42 @@ async def place(conn: aiosqlite.Connection, board_id: int,
                                       if key != samejob.NO_KEY and text})
     if not stored:
         return [ALONE] * len(fresh)
-    # Per new posting: its candidates by group (leader -> ids, oldest first).
-    by_group: list[dict[int, list[int]]] = []
+    # Per new posting: its candidates, oldest first, and each candidate's leader.
+    candidates: list[list[int]] = []
+    leader_of: dict[int, int] = {}
     for key, text in fresh:
         rows = [row for row in (stored.get(key, []) if text else [])
                 if row["board_id"] != board_id or row["closed_at"] is not None]
-        groups: dict[int, list[int]] = {}
-        for row in rows[-MAX_CANDIDATES:]:
-            groups.setdefault(row["lead_id"] or row["id"], []).append(row["id"])
-        by_group.append(groups)
-    texts = await _read_texts(conn, {pid for groups in by_group
-                                     for ids in groups.values() for pid in ids})
-    placed = [ALONE] * len(fresh)
-    for index, groups in enumerate(by_group):
-        if not groups:
+        candidates.append([row["id"] for row in rows[-MAX_CANDIDATES:]])
+        leader_of.update((row["id"], row["lead_id"] or row["id"]) for row in rows)
+    placed: list[Placed | None] = [None if ids else ALONE for ids in candidates]
+    mine = {index: samejob.Text(fresh[index][1]) for index, ids in enumerate(candidates)
+            if ids}
+    # Texts are read in two rounds: each posting's oldest candidate first (a copy's is
+    # usually what it copies), the other candidates only for the postings it did not
+    # settle. Fifty candidates of one group are fifty texts to read for nothing.
+    texts = await _read_texts(conn, {ids[0] for ids in candidates if ids})
+    for index, text in mine.items():
+        oldest = candidates[index][0]
+        if samejob.near_copy(text, texts[oldest]):
+            placed[index] = Placed(leader_of[oldest])
+    texts.update(await _read_texts(conn, {
+        pid for index, ids in enumerate(candidates) if placed[index] is None
+        for pid in ids[1:] if pid not in texts}))
+    for index, text in mine.items():
+        if placed[index] is not None:
             continue
-        mine = samejob.Text(fresh[index][1])
-        leader_of = {pid: leader for leader, ids in groups.items() for pid in ids}
-        copy = next((pid for pid in sorted(leader_of)
-                     if samejob.near_copy(mine, texts[pid])), None)
+        ids = candidates[index]
+        copy = next((pid for pid in ids[1:] if samejob.near_copy(text, texts[pid])), None)
         if copy is not None:          # the oldest near copy: nothing else is compared
             placed[index] = Placed(leader_of[copy])
             continue
-        joined = [leader for leader, ids in groups.items()
-                  if any(samejob.similar(mine, texts[pid]) for pid in ids)]
-        if joined:
-            placed[index] = Placed(min(joined), len(joined) > 1)
-    return placed
+        joined: set[int] = set()      # a group needs one member to match
+        for pid in ids:
+            if leader_of[pid] not in joined and samejob.similar(text, texts[pid]):
+                joined.add(leader_of[pid])
+        placed[index] = Placed(min(joined), len(joined) > 1) if joined else ALONE
+    return [where or ALONE for where in placed]
 
 
 class _Pass:
