@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Sequence
 
 import pytest
 from samejob_samples import PAIRS
@@ -110,17 +111,8 @@ def test_texts_kept_as_stored_would_be_kept_by_the_shingles_too(seed: int) -> No
     assert kept > 300
 
 
-def _kept_word_by_word(a: list[str], b: list[str]) -> bool:
-    head = 0
-    while head < min(len(a), len(b)) and a[head] == b[head]:
-        head += 1
-    tail = 0
-    while tail < min(len(a), len(b)) - head and a[-1 - tail] == b[-1 - tail]:
-        tail += 1
-    return head + tail >= samejob.KEPT * max(len(a), len(b))
-
-
-def _kept_char_by_char(a: str, b: str) -> bool:
+def _kept_item_by_item(a: Sequence[str], b: Sequence[str]) -> bool:
+    """The kept test walked one word (or character) at a time: the reference."""
     head = 0
     while head < min(len(a), len(b)) and a[head] == b[head]:
         head += 1
@@ -142,7 +134,7 @@ def test_the_kept_shortcut_on_stored_text_agrees_with_a_character_loop() -> None
             b[at:at + rng.randint(0, 3)] = rng.choices("abc ", k=rng.randint(0, 3))
         b = "".join(b)
         if b:
-            assert samejob._kept_chars(a, b) == _kept_char_by_char(a, b), (a, b)
+            assert samejob._kept_chars(a, b) == _kept_item_by_item(a, b), (a, b)
 
 
 def test_the_kept_shortcut_counts_whole_words_as_a_word_loop_would() -> None:
@@ -158,7 +150,7 @@ def test_the_kept_shortcut_counts_whole_words_as_a_word_loop_would() -> None:
             b[at:at + rng.randint(0, 2)] = [rng.choice(vocabulary)
                                             for _ in range(rng.randint(0, 2))]
         if b:
-            assert samejob.mostly_kept(a, b) == _kept_word_by_word(a, b), (a, b)
+            assert samejob.mostly_kept(a, b) == _kept_item_by_item(a, b), (a, b)
 
 
 def test_labelled_set_false_merges_and_misses() -> None:
