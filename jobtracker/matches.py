@@ -103,14 +103,15 @@ async def _open_members(conn: Any) -> dict[int, list[Any]]:
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
     """(the page to show, the other open pages, the repost date) for one listed leader.
 
-    An open leader shows its own page. A closed one shows its newest open member's,
-    and that is a repost when the member is on the leader's own board."""
+    An open leader shows its own page. A closed one shows its repost's, the newest
+    open member on the leader's own board (the employer's page, not an aggregator's
+    copy listed later); without one, its newest open member's."""
     url, reposted = leader["url"], None
     if leader["closed_at"] is not None and members:
-        newest = members[0]
-        url = newest["url"]
-        if newest["board_id"] == leader["board_id"]:
-            reposted = str(newest["first_seen"])[:10]
+        repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
+        url = (repost or members[0])["url"]
+        if repost is not None:
+            reposted = str(repost["first_seen"])[:10]
     also_on = []
     for member in members:
         if member["url"] and member["url"] != url and member["url"] not in also_on:

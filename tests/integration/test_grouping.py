@@ -211,6 +211,25 @@ async def test_a_repost_keeps_verdict_application_and_history(
     assert history[0][0] == 1
 
 
+async def test_a_closed_job_shows_its_repost_before_an_aggregator_copy(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    """Back under a new id on its board and copied by an aggregator a day later: the
+    employer's page is the one shown, the copy is listed beside it."""
+    world = World(server)
+    world.serve(gh=[gh_job(11)], rok=[])
+    await world.fetch(conn)
+    await judge_and_score(conn)
+    world.serve(gh=[], rok=[])
+    await world.fetch(conn)
+    world.serve(gh=[gh_job(12)], rok=[rok_job("901")])
+    await world.fetch(conn)
+    assert await leads(conn) == {"11": None, "12": "11", "901": "11"}
+    (match,) = await load_matches(db, PROFILE)
+    assert match.url == "https://boards.greenhouse.io/acme/jobs/12"
+    assert match.reposted == "2026-09-05"
+    assert match.also_on == ["https://remoteOK.com/remote-jobs/remote-901"]
+
+
 async def test_a_repost_listed_beside_the_old_posting_joins_when_the_old_one_closes(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     world = World(server)
