@@ -78,11 +78,11 @@ def one_line(text: str | None, limit: int = 0) -> str:
 # CPU cost (30,000 of them in the benchmark) and the stdlib parser spends ~4 µs of
 # pure-Python bookkeeping per tag. Here text never passes through Python code piece
 # by piece: one split finds every tag, a table says what each becomes, and only list
-# tags (which count) call into Python. Browsers' leniency is kept where it matters: a `<` that does not start a tag
-# is text, unclosed comments and scripts run to the end, the content of <script> and
-# <style> is never markup, and end tags are not matched against open ones. A tag's
-# attributes are bounded and hold no `<` or `>`, which keeps every scan linear on
-# hostile input (thousands of `<` with no `>`).
+# tags (which count) call into Python. Browsers' leniency is kept where it matters:
+# a `<` that does not start a tag is text, unclosed comments and scripts run to the
+# end, the content of <script> and <style> is never markup, and end tags are not
+# matched against open ones. A tag's attributes are bounded and hold no `<` or `>`,
+# which keeps every scan linear on hostile input (thousands of `<` with no `>`).
 
 # Dropped whole, whichever starts first: comments, doctypes, and elements whose
 # content is never text for a reader.

@@ -8,7 +8,13 @@ import pytest
 from textual.widgets import DataTable
 
 from jobtracker.runner import load_setup
-from tests.tui.fixtures import application_status, make_workspace, screen_text, seed_review
+from tests.tui.fixtures import (
+    application_status,
+    make_workspace,
+    screen_text,
+    seed_review,
+    wait_until,
+)
 from tui.app import JobtrackerApp
 from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
 
@@ -78,8 +84,33 @@ def test_a_regrouped_match_says_reposted_and_where_else_it_is_listed() -> None:
     cell = title_cell(match, 48)
     assert cell.plain.endswith(" (reposted 2026-09-05)") and cell.cell_len <= 48
     assert title_cell(Match(**{**match.__dict__, "reposted": None}), 48).plain == "X" * 47 + "…"
+    narrow = title_cell(match, 20)      # the date is left to the detail pane
+    assert narrow.plain == "XXXXXXXX… (reposted)" and narrow.cell_len == 20
     console = Console(width=100, record=True, color_system=None)
     console.print(match_detail(match, None))
     shown = console.export_text()
     assert "reposted 2026-09-05" in shown
     assert "also on https://agg.example/[b]901[/b]" in shown
+
+
+async def test_the_title_takes_the_width_the_other_columns_leave(app: JobtrackerApp) -> None:
+    """No row runs past a 100-column screen (the title gives way), and on a wider
+    screen the same title is shown whole, laid out again as the terminal resizes."""
+    import sqlite3
+
+    long_title = "Senior Backend Engineer, Payments Ledger, Settlement and Reconciliation Team"
+    with sqlite3.connect(app.setup.ws.db) as conn:
+        conn.execute("UPDATE postings SET title = ? WHERE id = 1", (long_title,))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: bool(getattr(app.screen, "matches", None)))
+        table = app.screen.query_one(DataTable)
+        assert table.virtual_size.width <= table.size.width
+        assert table.get_row_at(0)[4].plain.endswith("…")
+        await pilot.resize_terminal(160, 30)
+        await pilot.pause(0.3)
+        assert table.get_row_at(0)[4].plain == long_title
+        assert app.screen.current.id == 1, "the cursor stays on its match"
+        await pilot.resize_terminal(*SIZE)
+        await pilot.pause(0.3)
+        assert table.virtual_size.width <= table.size.width

@@ -78,12 +78,31 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     return Group(*items)
 
 
+# The title column's width: what the others leave of the screen, within these bounds.
+TITLE_MIN, TITLE_MAX = 16, 80
+_NARROW_COLUMNS = 24      # company and location are cut at this many cells
+
+
+def title_width(matches: list[Match], screen_width: int) -> int:
+    """The title's cells: the screen less the other columns as their labels and these
+    rows fill them (each column pads one cell each side; the pane's border and a
+    vertical scroll bar take 4)."""
+    def widest(name: str, label: int, limit: int = TITLE_MAX) -> int:
+        return min(limit, max([label, *(len(getattr(m, name) or "") for m in matches)]))
+
+    others = [5, widest("verdict", 7) + 1, widest("status", 6),     # + a stale verdict's *
+              widest("company", 7, _NARROW_COLUMNS), widest("location", 8, _NARROW_COLUMNS)]
+    free = screen_width - sum(others) - 2 * (len(others) + 1) - 4
+    return max(TITLE_MIN, min(TITLE_MAX, free))
+
+
 def title_cell(match: Match, width: int) -> Text:
-    """The title, and `(reposted DATE)` after it when the job came back under a new id:
-    the note is never cut, the title gives way to it."""
+    """The title, and `(reposted DATE)` after it when the job came back under a new id
+    (`(reposted)` under 30 cells): the note is never cut, the title gives way to it."""
     if not match.reposted:
         return line(match.title, width)
-    note = f" (reposted {match.reposted})"
+    # Narrow, the date is left to the detail pane.
+    note = f" (reposted {match.reposted})" if width >= 30 else " (reposted)"
     text = line(match.title, max(width - len(note), 8))
     text.append(note, style="yellow")
     return text
@@ -98,6 +117,7 @@ class MatchesScreen(Screen[None]):
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
+    _title_width = 0          # the title column's width the rows were laid out for
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
         Binding("k", "move(-1)", "Previous", id="matches.previous", show=False,
@@ -130,25 +150,39 @@ class MatchesScreen(Screen[None]):
     @work(exclusive=True, group="matches-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
         self.matches = await load_matches(self.app.db, self.app.setup.profile)
+        self._fill(keep)
+        summary = Text(" Matches ─ ", style="bold")
+        summary.append(f"{len(self.matches)} scored" if self.matches else
+                       "nothing scored yet: the judge task judges and scores open matches")
+        self.query_one("#matches-summary", Static).update(summary)
+        await self._show_detail()
+
+    def _fill(self, keep: int | None) -> None:
+        """The table's rows, the title as wide as the screen leaves it; the cursor on
+        match `keep` if it is still listed."""
         table = self.query_one(DataTable)
+        width = title_width(self.matches, self.app.size.width)
+        self._title_width = width
         table.clear()
+        for column in table.columns.values():     # widths follow the new rows, narrower too
+            column.content_width = column.label.cell_len
         for match in self.matches:
             table.add_row(
                 Text(f"{match.score:.2f}", justify="right"),
                 Text(match.verdict + ("*" if match.stale else ""),
                      style=VERDICT_STYLES.get(match.verdict, "")),
-                line(match.status or "—"), line(match.company, 24),
-                title_cell(match, 48), line(match.location, 24),
+                line(match.status or "—"), line(match.company, _NARROW_COLUMNS),
+                title_cell(match, width), line(match.location, _NARROW_COLUMNS),
                 key=str(match.id))
-        summary = Text(" Matches ─ ", style="bold")
-        summary.append(f"{len(self.matches)} scored" if self.matches else
-                       "nothing scored yet: the judge task judges and scores open matches")
-        self.query_one("#matches-summary", Static).update(summary)
         if keep is not None:
             rows = [m.id for m in self.matches]
             if keep in rows:
                 table.move_cursor(row=rows.index(keep), animate=False)
-        await self._show_detail()
+
+    def on_resize(self) -> None:
+        if self.matches and title_width(self.matches, self.app.size.width) != self._title_width:
+            current = self.current
+            self._fill(current.id if current is not None else None)
 
     @property
     def current(self) -> Match | None:
