@@ -1,5 +1,5 @@
 """Groups of postings that are one job: placing new postings as they are stored, the
-pass after each board is stored, and splits.
+pass after a board that left it work (and as each fetch starts), and splits.
 
 A group is led by its smallest posting id (the posting seen first, which holds the
 verdict, the application and their history); every other member's `lead_id` names
