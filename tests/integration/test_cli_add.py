@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterator
 
 import pytest
 from conftest import run_cli
@@ -46,12 +45,6 @@ boards:
 feeds:    # feeds come last
   - {name: remote, url: "https://example.org/jobs.rss"}
 """
-
-
-@pytest.fixture
-def server() -> Iterator[BoardServer]:
-    with BoardServer() as running:
-        yield running
 
 
 def add(ws: Workspace, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:

@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
-from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -43,18 +41,6 @@ from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
 UUID_B = "1c6b2c3d-2345-4bcd-8ef0-123456789abc"
-
-
-@pytest.fixture
-def server() -> Iterator[BoardServer]:
-    with BoardServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    async with store.connect(tmp_path / "jobtracker.db") as connection:
-        yield connection
 
 
 class Clock:

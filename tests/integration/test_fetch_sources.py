@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import AsyncIterator, Iterator
-from pathlib import Path
 from typing import Any
 
 import aiosqlite
@@ -44,25 +42,12 @@ from servers.shapes import (
     workday_page,
 )
 
-from jobtracker import store
 from jobtracker.config import Board, Feed, Sources
 from jobtracker.fetch import BoardResult, fetch_all, make_client
 from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
 UUID_B = "1c6b2c3d-2345-4bcd-8ef0-123456789abc"
-
-
-@pytest.fixture
-def server() -> Iterator[BoardServer]:
-    with BoardServer() as running:
-        yield running
-
-
-@pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    async with store.connect(tmp_path / "jobtracker.db") as connection:
-        yield connection
 
 
 async def fetch(conn: aiosqlite.Connection, sources: Sources,

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import itertools
-from collections.abc import AsyncIterator, Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiosqlite
-import pytest
 from conftest import run_cli
 from samejob_samples import BENEFITS, ROLES, posting
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
@@ -46,23 +44,6 @@ def ctx(now: str = "2026-10-01T00:00:00Z") -> Context:
 
 def html(text: str) -> str:
     return "".join(f"<p>{part}</p>" for part in text.split("\n\n"))
-
-
-@pytest.fixture
-def server() -> Iterator[BoardServer]:
-    with BoardServer() as running:
-        yield running
-
-
-@pytest.fixture
-def db(tmp_path: Path) -> Path:
-    return tmp_path / "jobtracker.db"
-
-
-@pytest.fixture
-async def conn(db: Path) -> AsyncIterator[aiosqlite.Connection]:
-    async with store.connect(db) as connection:
-        yield connection
 
 
 class World:
