@@ -45,6 +45,9 @@ from tui.fetching import Fetcher
 from tui.live import LiveReporter
 from tui.messages import QueueSurveyed, RunChanged
 
+# How long quitting waits for cancelled workers to let go of their databases.
+UNMOUNT_WAIT = 5.0
+
 
 def styles_dir() -> Path:
     """The .tcss files: inside the package in a wheel, else the repository's styles/."""
@@ -119,6 +122,21 @@ class JobtrackerApp(App[int]):
     def on_mount(self) -> None:
         # A fixed theme: the look does not depend on a user's saved preference.
         self.theme = "textual-dark"
+
+    async def on_unmount(self) -> None:
+        """Cancel the workers and wait for them, a few seconds at most. Textual only
+        cancels them; a worker cut off mid-query leaves its connection's thread
+        answering an event loop that has closed, which prints "Event loop is closed"
+        tracebacks as the app exits."""
+        self.workers.cancel_all()
+
+        async def ended(worker: Worker) -> None:
+            with contextlib.suppress(Exception):     # cancelled, failed: it has ended
+                await worker.wait()
+
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.gather(*map(ended, list(self.workers))),
+                                   timeout=UNMOUNT_WAIT)
 
     @property
     def db(self) -> Path:
