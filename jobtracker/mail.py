@@ -257,12 +257,17 @@ def list_maildir(maildir: Path, skipped: list[str] | None = None) -> list[Maildi
     tmp/ is a delivery in progress and dot files are not messages (Maildir spec).
     A symbolic link is not a delivered message: whoever planted it could point it at
     any file the user can read. It is never opened; its path goes into `skipped`.
+    The same holds for a `new/` or `cur/` folder that is a link: it is not read.
     """
     if not (maildir / "cur").is_dir() and not (maildir / "new").is_dir():
         raise MailError(f"{maildir}: not a Maildir (no cur/ or new/ folder)")
     found: dict[str, MaildirFile] = {}
     for sub in ("new", "cur"):
         folder = maildir / sub
+        if folder.is_symlink():
+            if skipped is not None:
+                skipped.append(f"{folder}: a symbolic link, not read")
+            continue
         if not folder.is_dir():
             continue
         with os.scandir(folder) as entries:

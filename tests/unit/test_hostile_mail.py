@@ -114,6 +114,27 @@ async def test_a_symlink_in_the_maildir_is_skipped_counted_and_never_read(
     assert not any("SECRET" in str(row[1]) for row in stored)
 
 
+@pytest.mark.parametrize("where", ["new", "cur"])
+async def test_a_maildir_folder_that_is_a_symlink_is_skipped_and_never_read(
+        tmp_path: Path, conn: aiosqlite.Connection, where: str) -> None:
+    """`new/` or `cur/` made a link to a folder elsewhere: nothing in it is read, the
+    other folder is, and the sync says which folder it left alone."""
+    other = "cur" if where == "new" else "new"
+    maildir = build_maildir(tmp_path / "Mail", [plain("Real reply", "a real one")],
+                            [plain("Seen reply", "a seen one")])
+    outside = build_maildir(tmp_path / "elsewhere",
+                            [plain("Planted", "SECRET", message_id="<p@y>")],
+                            [plain("Planted too", "SECRET", message_id="<q@y>")])
+    for message in (maildir / where).iterdir():
+        message.unlink()
+    (maildir / where).rmdir()
+    (maildir / where).symlink_to(outside / where, target_is_directory=True)
+    report = await sync_maildir(conn, maildir, NOW)
+    assert report.skipped == (f"{maildir / where}: a symbolic link, not read",)
+    stored = [row[0] for row in await conn.execute_fetchall("SELECT subject FROM messages")]
+    assert stored == ["Real reply" if other == "new" else "Seen reply"]
+
+
 async def test_a_file_swapped_for_a_symlink_after_listing_is_not_followed(
         tmp_path: Path) -> None:
     from jobtracker.mail import _read_and_parse
