@@ -2,6 +2,13 @@
 
 The run itself lives in `jobtracker/run/`, in parts that each own their state
 (see that package's docstring); this module only gathers their public names.
+
+Why it is a module of its own and not `jobtracker/run/__init__.py`: importing it
+loads the whole run (about 470 modules: the model client, httpx, the task
+registry), while `jobtracker.run.setup` alone loads about 235. A package's
+`__init__` runs on every import of any of its children, so gathering the names
+there would make each light import (`jobtracker --help`, `work --dry-run`'s setup)
+pay for the heavy ones. Keep it here.
 """
 
 from __future__ import annotations

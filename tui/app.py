@@ -26,9 +26,10 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
-from jobtracker import runner, store, tiny_model
+from jobtracker import runner, store
 from jobtracker.lease import LeaseHeld
-from jobtracker.local_model import (
+from jobtracker.llm import tiny as tiny_model
+from jobtracker.llm.local import (
     EmbeddedServer,
     LocalModelUnavailable,
     embedded_config,

@@ -129,8 +129,8 @@ def _demo(args: argparse.Namespace) -> int:
 
 
 def _local_demo(args: argparse.Namespace) -> int:
-    """`--demo --local`: the demo over the tiny real model (jobtracker/tiny_model.py)."""
-    from jobtracker import tiny_model
+    """`--demo --local`: the demo over the tiny real model (jobtracker/llm/tiny.py)."""
+    from jobtracker.llm import tiny as tiny_model
 
     print(f"jobtracker demo: answers come from {tiny_model.NAME}, a 135M model run here "
           "for demonstration only — expect weak answers", file=sys.stderr, flush=True)

@@ -1,6 +1,6 @@
 """`F` on the dashboard: fetch the boards now, one line of progress per board.
 
-The fetch is jobtracker/fetch.py's `fetch_workspace` — the same as `jobtracker
+The fetch is jobtracker/postings/fetch.py's `fetch_workspace` — the same as `jobtracker
 fetch` — run in an app worker under the workspace's lease, so a run (here or
 from a timer) and a fetch never write postings at the same time. This module
 holds the app's one fetch (`Fetcher`: refused during a run or another fetch, its
@@ -20,8 +20,8 @@ from textual.worker import Worker, WorkerState
 from jobtracker import store
 from jobtracker.clock import now
 from jobtracker.config import Sources
-from jobtracker.fetch import BoardResult, all_targets, fetch_workspace
 from jobtracker.lease import Lease, LeaseHeld
+from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
 

@@ -158,7 +158,10 @@ def _company(found: Recognised) -> str:
 
 
 async def _count(board: Board) -> int:
-    from jobtracker.download import download, make_client  # the HTTP client, only for --check
+    from jobtracker.postings.download import (  # the HTTP client, only for --check
+        download,
+        make_client,
+    )
 
     url = board.url or REGISTRY[board.ats].default_url(board.token)
     async with make_client() as client:
@@ -190,7 +193,7 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     print(f"added {board.name} ({board.company}) to {path}")
     if not args.check:
         return EXIT_OK
-    from jobtracker.download import DownloadError
+    from jobtracker.postings.download import DownloadError
 
     try:
         count = asyncio.run(_count(board))

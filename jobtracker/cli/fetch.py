@@ -12,7 +12,7 @@ from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 
 if TYPE_CHECKING:
-    from jobtracker.fetch import BoardResult
+    from jobtracker.postings.fetch import BoardResult
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -70,7 +70,7 @@ def summary_table(results: list[BoardResult]) -> str:
 @command("fetch", "fetch boards and feeds, upsert postings, mark vanished ones closed",
          _configure)
 def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
-    from jobtracker.fetch import UnknownSource, fetch_workspace, select_targets
+    from jobtracker.postings.fetch import UnknownSource, fetch_workspace, select_targets
 
     sources = ws.sources()
     path = ws / "sources.yaml"

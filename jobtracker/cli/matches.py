@@ -13,7 +13,7 @@ from jobtracker import applications, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
 from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
-from jobtracker.matches import Match, load_matches
+from jobtracker.ranking.matches import Match, load_matches
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 

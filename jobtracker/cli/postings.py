@@ -17,8 +17,9 @@ from pathlib import Path
 
 import aiosqlite
 
-from jobtracker import groups, store
+from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
+from jobtracker.postings import groups
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 

@@ -60,7 +60,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     print(f"{ws.home}: configuration ok; database ok "
           f"(integrity ok, all {len(store.expected_tables())} tables)")
     if config.imap is not None:     # the account's login, tested (it changes nothing)
-        from jobtracker.imap import ImapError, check_login
+        from jobtracker.mail.imap import ImapError, check_login
 
         try:
             print(check_login(config.imap))

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from jobtracker import store
 from jobtracker.config import Sources, load_sources
-from jobtracker.fetch import BoardResult, fetch_all, make_client
+from jobtracker.postings.fetch import BoardResult, fetch_all, make_client
 from jobtracker.sources import REGISTRY
 
 from .httpserver import StaticServer

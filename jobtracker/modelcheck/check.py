@@ -15,8 +15,8 @@ import httpx
 
 from jobtracker import store
 from jobtracker.config import DEFAULT_MIN_ACCURACY
-from jobtracker.llm import LLMClient, display_url
-from jobtracker.local_model import run_client
+from jobtracker.llm.client import LLMClient, display_url
+from jobtracker.llm.local import run_client
 from jobtracker.modelcheck import adapter, evalset, evaluate, fit
 from jobtracker.modelcheck.evaluate import Progress
 from jobtracker.modelcheck.report import CheckReport, ServerPart

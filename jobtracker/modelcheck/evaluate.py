@@ -14,7 +14,7 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from jobtracker.llm import LLMClient, LLMError
+from jobtracker.llm.client import LLMClient, LLMError
 from jobtracker.modelcheck import adapter
 from jobtracker.modelcheck.evalset import EvalItem
 from jobtracker.modelcheck.report import ReplayPart, TaskEval

@@ -4,7 +4,7 @@ Greenhouse publishes each job's form at the listing's address plus `/{id}` with
 `?questions=true`: `questions`, `location_questions`, `compliance` (EEO sections,
 each with its own questions) and `demographic_questions` (whose questions carry
 `answer_options` instead of `fields`). Everything here is pure: the download is
-`form_plan`, run by jobtracker/download.py like any board's plan.
+`form_plan`, run by jobtracker/postings/download.py like any board's plan.
 
 A form comes from the employer, so it is bounded and cleaned as it is read: at
 most MAX_FIELDS fields and MAX_OPTIONS options each, labels one clean line.

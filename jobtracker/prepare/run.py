@@ -3,7 +3,7 @@
 It reaches no model, so it runs the same with none configured, and at the end of a
 headless run whatever the model did. Forms are read only for the picks, only from
 Greenhouse boards (others publish none; they get the standard set), through
-jobtracker/download.py with a deadline each, and cached per posting in `forms`
+jobtracker/postings/download.py with a deadline each, and cached per posting in `forms`
 until the posting's description changes. A form that fails — an HTTP error, a
 hang, a body that is no form — is recorded for that posting, which gets the
 standard set; the other picks are not held up.
@@ -17,9 +17,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import download, files, scoring, store
+from jobtracker import files, store
 from jobtracker.config import Profile
-from jobtracker.matches import load_matches
+from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
@@ -33,6 +33,8 @@ from jobtracker.prepare.packet import (
 from jobtracker.prepare.resolve import Resolution, resolve
 from jobtracker.proposals import written
 from jobtracker.proposals.resume_edit import resume_for
+from jobtracker.ranking import scoring
+from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import REGISTRY
 
 if TYPE_CHECKING:

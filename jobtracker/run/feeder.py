@@ -17,7 +17,7 @@ from typing import Any
 from opentelemetry.trace import Tracer
 
 from jobtracker import store
-from jobtracker.llm import LLMClient
+from jobtracker.llm.client import LLMClient
 from jobtracker.run.database import Database
 from jobtracker.run.gate import InOrder
 from jobtracker.run.ledger import Ledger

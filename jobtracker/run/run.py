@@ -25,10 +25,11 @@ from pathlib import Path
 import aiosqlite
 from opentelemetry import trace
 
-from jobtracker import files, scoring, store, tracker
+from jobtracker import files, store, tracker
 from jobtracker.lease import Lease
-from jobtracker.llm import LLMClient
-from jobtracker.local_model import run_client
+from jobtracker.llm.client import LLMClient
+from jobtracker.llm.local import run_client
+from jobtracker.ranking import scoring
 from jobtracker.run.clock import now, now_iso, run_id
 from jobtracker.run.database import Database
 from jobtracker.run.feeder import Budget, Feeder

@@ -1,7 +1,7 @@
 """What every source module produces, and the small helpers they share.
 
 A source module is pure: it turns response bodies into `NormalizedPosting`s.
-It does no HTTP (jobtracker/download.py does), opens no connection and reads no clock.
+It does no HTTP (jobtracker/postings/download.py does), opens no connection and reads no clock.
 A source that needs more than one request (paging, a POST, per-job descriptions)
 says which requests as a *plan*: a generator that yields `Request`s, is sent each
 `Response`, and returns the postings (see `Plan`).

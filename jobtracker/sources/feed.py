@@ -2,7 +2,7 @@
 
 A feed item usually holds a blurb, not the full posting, so every posting read
 here has `description_source = 'feed'`; when the same job is fetched from its ATS
-the prose replaces the blurb (see jobtracker/fetch.py for how the two are linked).
+the prose replaces the blurb (see jobtracker/postings/fetch.py for how the two are linked).
 
 XML is read by `safexml.parse_xml`, which refuses any DTD (no entity expansion,
 no external entities).

@@ -1,7 +1,7 @@
 """inbox: read a reply from an employer and propose what it changes.
 
 Each unread message (synced from the Maildir or IMAP into `messages`, see
-jobtracker.mail and jobtracker.imap)
+jobtracker.mail.maildir and jobtracker.mail.imap)
 is one unit, worked oldest first. The model classifies it into one of a few
 states and quotes the sentence that shows it; a quote that is not in the message
 is no answer. Every answer is recorded on the message — "not about an
@@ -148,11 +148,11 @@ class InboxTask(Task):
         if ctx.config.maildir is not None:
             # Imported only with mail to read: every command loads the task modules,
             # and the email parsing stack is a noticeable part of a dry run's start-up.
-            from jobtracker.mail import sync_maildir
+            from jobtracker.mail.maildir import sync_maildir
 
             await sync_maildir(conn, ctx.config.maildir, ctx.now)
         if ctx.config.imap is not None:
-            from jobtracker.imap import ImapError, sync_imap
+            from jobtracker.mail.imap import ImapError, sync_imap
 
             try:
                 await sync_imap(conn, ctx.config.imap, ctx.now)
@@ -165,7 +165,7 @@ class InboxTask(Task):
         password) every time the queue is shown between runs."""
         if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
             return 0
-        from jobtracker.mail import unsynced_count  # as in bring_in
+        from jobtracker.mail.maildir import unsynced_count  # as in bring_in
 
         return await unsynced_count(conn, ctx.config.maildir)
 

@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import matching, scoring
+from jobtracker.ranking import matching, scoring
 from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     DESCRIPTION_CHARS,

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import matching
 from jobtracker.config import LEVELS
+from jobtracker.ranking import matching
 from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,

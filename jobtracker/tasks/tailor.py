@@ -21,7 +21,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from jobtracker import matching, proposals
+from jobtracker import proposals
+from jobtracker.ranking import matching
 from jobtracker.resume import KEYWORDS, RESUME, text_hash
 from jobtracker.resume.grounding import Edit, Grounding, Ungrounded, ground_edit
 from jobtracker.resume.keywords import KeywordsError, keyword_terms

@@ -12,8 +12,8 @@ import aiosqlite
 import pytest
 
 from jobtracker.config import Config, Profile
-from jobtracker.imap import ALLOWED, NEVER_SENT, ImapError, check_login, sync_imap
-from jobtracker.mail import sync_maildir
+from jobtracker.mail.imap import ALLOWED, NEVER_SENT, ImapError, check_login, sync_imap
+from jobtracker.mail.maildir import sync_maildir
 from jobtracker.tasks import Context
 from jobtracker.tasks.inbox import InboxTask
 from tests.conftest import run_cli

@@ -12,10 +12,10 @@ import aiosqlite
 import pytest
 
 from jobtracker.config import Config, ConfigError, Profile, load_config
-from jobtracker.imap import FETCH_BYTES, ImapError, sync_imap
-from jobtracker.imap import sync as imap_sync
-from jobtracker.imap.password import needs_shell, run_password_command
-from jobtracker.imap.session import Session
+from jobtracker.mail.imap import FETCH_BYTES, ImapError, sync_imap
+from jobtracker.mail.imap import sync as imap_sync
+from jobtracker.mail.imap.password import needs_shell, run_password_command
+from jobtracker.mail.imap.session import Session
 from jobtracker.tasks import Context, ordered
 from jobtracker.tasks.inbox import InboxTask
 from tests.imap.conftest import NOW, account, message

@@ -27,9 +27,9 @@ from servers.shapes import (
     rss,
 )
 
-from jobtracker import matching, store
+from jobtracker import store
 from jobtracker.config import Board, Feed, Profile, Sources
-from jobtracker.fetch import (
+from jobtracker.postings.fetch import (
     USER_AGENT,
     BoardResult,
     UnknownSource,
@@ -37,6 +37,7 @@ from jobtracker.fetch import (
     make_client,
     select_targets,
 )
+from jobtracker.ranking import matching
 from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"

@@ -43,7 +43,7 @@ from servers.shapes import (
 )
 
 from jobtracker.config import Board, Feed, Sources
-from jobtracker.fetch import BoardResult, fetch_all, make_client
+from jobtracker.postings.fetch import BoardResult, fetch_all, make_client
 from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
@@ -263,8 +263,8 @@ def test_cli_fetch_takes_its_deadline_from_config(server: BoardServer, ws: Works
 async def test_a_board_error_that_quotes_its_address_keeps_the_token_out(
         server: BoardServer, conn: aiosqlite.Connection,
         monkeypatch: pytest.MonkeyPatch) -> None:
-    import jobtracker.fetch as fetch_module
-    from jobtracker.download import DownloadError
+    import jobtracker.postings.fetch as fetch_module
+    from jobtracker.postings.download import DownloadError
 
     secret = "s3cr3t-board-token-1234"
     url = server.url(f"/gh/acme?api_key={secret}")

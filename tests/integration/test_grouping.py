@@ -12,10 +12,12 @@ from samejob_samples import BENEFITS, ROLES, posting
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from servers.shapes import remoteok_job
 
-from jobtracker import applications, groups, scoring, store, upsert
+from jobtracker import applications, store
 from jobtracker.config import Board, Config, Profile, Sources
-from jobtracker.fetch import fetch_all, make_client
-from jobtracker.matches import load_matches
+from jobtracker.postings import groups, upsert
+from jobtracker.postings.fetch import fetch_all, make_client
+from jobtracker.ranking import scoring
+from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import NormalizedPosting
 from jobtracker.tasks import Context
 from jobtracker.tasks.judge import JudgeTask
@@ -400,7 +402,7 @@ def test_postings_command_shows_and_splits_a_group(server: BoardServer, tmp_path
 
 def test_the_table_says_reposted_and_never_cuts_the_note() -> None:
     from jobtracker.cli.matches import format_table
-    from jobtracker.matches import Match
+    from jobtracker.ranking.matches import Match
     match = Match(id=1, score=0.9, verdict="good", company="Acme", title="X" * 80,
                   location="Berlin", url="https://example.org/12", status="applied",
                   stale=False, parts={}, reposted="2026-09-05")

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from conftest import run_cli
 
-from jobtracker import cli, scoring, store
+from jobtracker import cli, store
 from jobtracker.config import load_profile
+from jobtracker.ranking import scoring
 from jobtracker.workspace import Workspace
 
 NOW = "2026-09-01T00:00:00Z"

@@ -34,7 +34,7 @@ from servers.bench_boards import mix_address  # noqa: E402
 
 from jobtracker import store  # noqa: E402
 from jobtracker.config import Board, Sources  # noqa: E402
-from jobtracker.fetch import fetch_all, make_client  # noqa: E402
+from jobtracker.postings.fetch import fetch_all, make_client  # noqa: E402
 
 TARGET_SECONDS = 30.0
 

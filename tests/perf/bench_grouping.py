@@ -38,9 +38,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from jobtracker import groups, store, upsert  # noqa: E402
+from jobtracker import store  # noqa: E402
+from jobtracker.postings import groups, upsert  # noqa: E402
+from jobtracker.postings.upsert import apply_board, ensure_board  # noqa: E402
 from jobtracker.sources import NormalizedPosting  # noqa: E402
-from jobtracker.upsert import apply_board, ensure_board  # noqa: E402
 
 TARGET_SECONDS = 2.0
 PER_BOARD = 100

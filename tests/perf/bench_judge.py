@@ -24,8 +24,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from jobtracker import scoring, store  # noqa: E402
+from jobtracker import store  # noqa: E402
 from jobtracker.config import Config, Profile  # noqa: E402
+from jobtracker.ranking import scoring  # noqa: E402
 from jobtracker.tasks import Context  # noqa: E402
 from jobtracker.tasks.judge import JudgeTask  # noqa: E402
 

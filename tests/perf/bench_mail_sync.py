@@ -27,7 +27,7 @@ sys.path.insert(0, str(ROOT / "tests" / "unit"))
 from mail_samples import NOW, add_posting, build_maildir, plain, with_attachment  # noqa: E402
 
 from jobtracker import store  # noqa: E402
-from jobtracker.mail import parse_message, sync_maildir  # noqa: E402
+from jobtracker.mail.maildir import parse_message, sync_maildir  # noqa: E402
 
 
 async def run(messages: int, postings: int) -> None:

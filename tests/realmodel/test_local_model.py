@@ -10,7 +10,7 @@ import pytest
 from jobtracker import runner
 from jobtracker.cli import main
 from jobtracker.config import LLMConfig
-from jobtracker.local_model import (
+from jobtracker.llm.local import (
     EXTRA_HINT,
     LocalModelUnavailable,
     embedded_config,

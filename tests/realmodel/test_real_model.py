@@ -22,8 +22,8 @@ import httpx
 import pytest
 
 from jobtracker.config import LEVELS, LLMConfig
-from jobtracker.llm import LLMClient, LLMError
-from jobtracker.local_model import local_server, model_alias
+from jobtracker.llm.client import LLMClient, LLMError
+from jobtracker.llm.local import local_server, model_alias
 from jobtracker.tasks import level
 from tests.db import raw_connect
 from tests.integration.test_runner import make_workspace, seed_postings

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker import tiny_model
+from jobtracker.llm import tiny as tiny_model
 
 
 def closed_port() -> int:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker.local_model import EmbeddedServer, model_alias
+from jobtracker.llm.local import EmbeddedServer, model_alias
 from jobtracker.runner import load_setup
 from tests.servers.model import ModelServer
 from tests.tui.fixtures import make_workspace, seed_postings, wait_until

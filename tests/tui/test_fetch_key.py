@@ -54,7 +54,9 @@ async def test_a_new_workspace_says_how_to_get_postings_and_F_fetches_them(
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=SIZE) as pilot:
         # Nothing fetched yet: the screen says how to get postings, naming the file.
-        await wait_until(pilot, lambda: "No postings yet" in screen_text(app))
+        # The footer is drawn after the panes: wait for both before reading the screen.
+        await wait_until(pilot, lambda: "No postings yet" in screen_text(app)
+                         and "F Fetch" in screen_text(app))
         text = screen_text(app)
         assert "No postings yet: F fetches the boards in sources.yaml" in text
         assert str(ws.home / "sources.yaml") in "".join(text.split())   # wrapped, whole

@@ -74,7 +74,7 @@ def test_a_regrouped_match_says_reposted_and_where_else_it_is_listed() -> None:
     detail names the other open postings' pages, literally."""
     from rich.console import Console
 
-    from jobtracker.matches import Match
+    from jobtracker.ranking.matches import Match
     from tui.screens.matches import match_detail, title_cell
 
     match = Match(id=1, score=0.9, verdict="good", company="Acme", title="X" * 80,

@@ -14,7 +14,7 @@ import pytest
 from mail_samples import NOW, build_maildir, plain
 
 from jobtracker import store
-from jobtracker.mail import DEFAULT, MAX_HEADER_CHARS, parse_message, sync_maildir
+from jobtracker.mail.maildir import DEFAULT, MAX_HEADER_CHARS, parse_message, sync_maildir
 
 WORDS = ["=?utf-8?q?w=C3=A9rd?=", "=?utf-8?b?d8OpcmQ=?=", "=?iso-8859-1?q?caf=E9?=",
          "=?utf-8?q?=E2=98=83?=", "=?bogus?q?x?=", "=?utf-8?q?unterminated", "plain"]
@@ -137,7 +137,7 @@ async def test_a_maildir_folder_that_is_a_symlink_is_skipped_and_never_read(
 
 async def test_a_file_swapped_for_a_symlink_after_listing_is_not_followed(
         tmp_path: Path) -> None:
-    from jobtracker.mail import _read_and_parse
+    from jobtracker.mail.maildir import _read_and_parse
 
     outside = tmp_path / "outside"
     outside.write_bytes(plain("Planted", "SECRET"))

@@ -29,7 +29,7 @@ from mail_samples import (
 
 from jobtracker import proposals, store
 from jobtracker.config import Config, Profile
-from jobtracker.mail import sync_maildir
+from jobtracker.mail.maildir import sync_maildir
 from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit
 from jobtracker.tasks.inbox import PROMPT_BODY_CHARS, SCHEMA, STATES, InboxTask
 

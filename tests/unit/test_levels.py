@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from jobtracker.config import LEVELS
-from jobtracker.levels import RULES, UNCERTAIN, rule_for, title_level
+from jobtracker.postings.levels import RULES, UNCERTAIN, rule_for, title_level
 
 # (title, the rule that must decide it, the level). At least one title per table row.
 CASES = [

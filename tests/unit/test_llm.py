@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from jobtracker.config import LEVELS, LLMConfig
-from jobtracker.llm import (
+from jobtracker.llm.client import (
     Answer,
     LLMClient,
     LLMError,

@@ -26,8 +26,8 @@ from mail_samples import (
 )
 
 from jobtracker import store
-from jobtracker.mail import MAX_BODY_CHARS, MailError, parse_message, sync_maildir
-from jobtracker.maillink import candidate_ids, domain_names, normalize_company
+from jobtracker.mail.link import candidate_ids, domain_names, normalize_company
+from jobtracker.mail.maildir import MAX_BODY_CHARS, MailError, parse_message, sync_maildir
 
 TEN_MB = 10 * 1024 * 1024
 

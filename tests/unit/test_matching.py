@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker import matching, store
+from jobtracker import store
 from jobtracker.config import Profile
+from jobtracker.ranking import matching
 
 PROFILE = Profile(prose="x", levels=("senior", "staff"), locations=("remote", "berlin"),
                   exclude=("crypto",))

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 import pytest
 from samejob_samples import PAIRS
 
-from jobtracker import samejob
+from jobtracker.postings import samejob
 
 
 @pytest.mark.parametrize(("company", "title", "key"), [

@@ -12,8 +12,9 @@ from typing import Any
 import aiosqlite
 import pytest
 
-from jobtracker import scoring, store
+from jobtracker import store
 from jobtracker.config import DEFAULT_WEIGHTS, Config, Profile
+from jobtracker.ranking import scoring
 from jobtracker.tasks import Context
 from jobtracker.tasks.judge import VERDICTS, JudgeTask
 

@@ -12,8 +12,8 @@ from opentelemetry.sdk.metrics import MeterProvider
 from opentelemetry.sdk.metrics.export import InMemoryMetricReader
 
 from jobtracker.config import LLMConfig
-from jobtracker.llm import LLMClient
-from jobtracker.llm_answer import MAX_TOKEN_COUNT, Timings, server_timings
+from jobtracker.llm.answer import MAX_TOKEN_COUNT, Timings, server_timings
+from jobtracker.llm.client import LLMClient
 from jobtracker.telemetry import Telemetry
 from jobtracker.workers.calltotals import CallTotals
 from jobtracker.workers.events import CallFinished, Event, JobFinished, set_current_job

@@ -3,7 +3,7 @@
 `P` opens the selected match's application packet (tui/screens/packet.py), `u`
 copies its URL.
 
-The list is `jobtracker matches`' own query (`jobtracker.matches.load_matches`),
+The list is `jobtracker matches`' own query (`jobtracker.ranking.matches.load_matches`),
 and a status is set through `jobtracker.applications`, as `jobtracker status`
 sets it, so the screen and the command can never disagree.
 """
@@ -24,7 +24,7 @@ from textual.widgets import DataTable, Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from jobtracker.config import STATUSES
-from jobtracker.matches import Match, load_matches
+from jobtracker.ranking.matches import Match, load_matches
 from tui import data
 from tui.literal import block, line
 from tui.screens.packet import PacketScreen

@@ -23,8 +23,8 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 
 from jobtracker.config import LOOPBACK_HOSTS, ImapConfig
-from jobtracker.imap.errors import ImapError
-from jobtracker.mail import MAX_PARSE_BYTES
+from jobtracker.mail.imap.errors import ImapError
+from jobtracker.mail.maildir import MAX_PARSE_BYTES
 from jobtracker.secrets import Redactor
 
 # A message's first bytes are fetched, as many as the Maildir path parses: the text of

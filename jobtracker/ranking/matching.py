@@ -1,7 +1,7 @@
 """What makes a posting a match, in SQL (for pending queries) and in Python (for tests).
 
 A posting is a match when it stands for an open job (`job_open`: it leads its
-group of same-job postings, and it or a member is open; see jobtracker/groups.py),
+group of same-job postings, and it or a member is open; see jobtracker/postings/groups.py),
 its location passes `profile.locations`, its title holds no `profile.exclude`
 word, and its effective level — the title's, else the level task's reading — is
 in `profile.levels`. A *candidate* passes every

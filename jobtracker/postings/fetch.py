@@ -7,8 +7,8 @@ so what is stored never depends on which server answered first. A board that fai
 (timeout, HTTP error, malformed body) is recorded on its `boards` row and skipped:
 it never stops the others and never closes its postings.
 
-Downloads run each source's plan (jobtracker/download.py: one place for HTTP, every
-board bounded in time and size); storing a listing is jobtracker/upsert.py.
+Downloads run each source's plan (jobtracker/postings/download.py: one place for HTTP, every
+board bounded in time and size); storing a listing is jobtracker/postings/upsert.py.
 """
 
 from __future__ import annotations
@@ -23,10 +23,11 @@ from pathlib import Path
 import aiosqlite
 import httpx
 
-from jobtracker import groups, secrets, store
+from jobtracker import secrets, store
 from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
-from jobtracker.download import (
+from jobtracker.postings import groups
+from jobtracker.postings.download import (
     DEADLINE,
     TIMEOUT,
     USER_AGENT,
@@ -34,10 +35,10 @@ from jobtracker.download import (
     download,
     make_client,
 )
+from jobtracker.postings.upsert import apply_board, apply_feed, ensure_board
 from jobtracker.sources import REGISTRY, NormalizedPosting, parse_feed
 from jobtracker.sources.base import Known, Plan, single_get
 from jobtracker.text import one_line
-from jobtracker.upsert import apply_board, apply_feed, ensure_board
 
 log = logging.getLogger(__name__)
 

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 import aiosqlite
 
-from jobtracker import samejob
+from jobtracker.postings import samejob
 
 # At most this many postings under one key are compared with a new one, newest first:
 # a company that lists the same title a hundred times costs a bounded pass.

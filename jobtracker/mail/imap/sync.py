@@ -17,10 +17,10 @@ from typing import TYPE_CHECKING
 
 from jobtracker import store
 from jobtracker.config import ImapConfig
-from jobtracker.imap.password import resolve_password
-from jobtracker.imap.session import Fetched, Session
-from jobtracker.mail import ParsedMessage, parse_message, store_message
-from jobtracker.maillink import Linker
+from jobtracker.mail.imap.password import resolve_password
+from jobtracker.mail.imap.session import Fetched, Session
+from jobtracker.mail.link import Linker
+from jobtracker.mail.maildir import ParsedMessage, parse_message, store_message
 
 if TYPE_CHECKING:
     import aiosqlite

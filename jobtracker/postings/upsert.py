@@ -20,10 +20,10 @@ from typing import Any, Protocol
 
 import aiosqlite
 
-from jobtracker import groups
 from jobtracker.config import Board
-from jobtracker.levels import title_level
-from jobtracker.samejob import stored_key
+from jobtracker.postings import groups
+from jobtracker.postings.levels import title_level
+from jobtracker.postings.samejob import stored_key
 from jobtracker.sources import NormalizedPosting, identify
 
 
@@ -42,7 +42,7 @@ _CONTENT = ("company", "title", "location", "remote", "url", "department", "desc
             "description_source", "title_level", "salary_min", "salary_max",
             "salary_currency", "posted_at", "updated_at")
 _SET_CONTENT = ", ".join(f"{column} = ?" for column in _CONTENT)
-# `job_key` (jobtracker/samejob.py) is written with the content it is made of, and a
+# `job_key` (jobtracker/postings/samejob.py) is written with the content it is made of, and a
 # new posting's group (`lead_id`, `job_open`) with it, so the wide row is written once.
 # A posting stored with its key is grouped by its writer: the schema queues only rows
 # stored without one (migration 0014).

@@ -12,7 +12,7 @@ import shlex
 import subprocess
 
 from jobtracker.config import ImapConfig
-from jobtracker.imap.errors import ImapError
+from jobtracker.mail.imap.errors import ImapError
 
 COMMAND_TIMEOUT = 60.0        # a pinentry prompt may be waiting for the user
 # Characters that only a shell gives a meaning to: a command using one runs through

@@ -31,7 +31,7 @@ from typing import Any
 import httpx
 
 from jobtracker.config import LLMConfig
-from jobtracker.llm import LLMClient, ProbeResult
+from jobtracker.llm.client import LLMClient, ProbeResult
 
 GGUF_MAGIC = b"GGUF"
 EXTRA_HINT = "pip install 'jobtracker[local]'"

@@ -5,9 +5,9 @@
 the account cannot be read, never carrying the password.
 """
 
-from jobtracker.imap.errors import ImapError
-from jobtracker.imap.session import ALLOWED, FETCH_BYTES, NEVER_SENT
-from jobtracker.imap.sync import ImapReport, check_login, sync_imap
+from jobtracker.mail.imap.errors import ImapError
+from jobtracker.mail.imap.session import ALLOWED, FETCH_BYTES, NEVER_SENT
+from jobtracker.mail.imap.sync import ImapReport, check_login, sync_imap
 
 __all__ = ["ALLOWED", "FETCH_BYTES", "NEVER_SENT", "ImapError", "ImapReport", "check_login",
            "sync_imap"]

@@ -31,7 +31,7 @@ import httpx
 
 from jobtracker import secrets
 from jobtracker.config import LLMConfig
-from jobtracker.llm_answer import (
+from jobtracker.llm.answer import (
     Timings,
     cleaned,
     count,

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jobtracker import store
-from jobtracker.maillink import Linker
-from jobtracker.mailpolicy import COMPAT32, DEFAULT
-from jobtracker.mailpolicy import MAX_HEADER_CHARS as MAX_HEADER_CHARS  # named here as before
+from jobtracker.mail.link import Linker
+from jobtracker.mail.policy import COMPAT32, DEFAULT
+from jobtracker.mail.policy import MAX_HEADER_CHARS as MAX_HEADER_CHARS  # named here as before
 from jobtracker.text import clean_text, html_to_text, one_line
 
 if TYPE_CHECKING:

@@ -1,9 +1,9 @@
 """Scored matches, best first, as typed rows: what `jobtracker matches` and the TUI list.
 
-Which postings are matches at all is `jobtracker.matching`'s rule; this module
+Which postings are matches at all is `jobtracker.ranking.matching`'s rule; this module
 reads the open ones that have a verdict and a score, with the application's
 status beside each. A job reached through several postings is one group
-(jobtracker/groups.py): it is listed once, as its leader, with the other places
+(jobtracker/postings/groups.py): it is listed once, as its leader, with the other places
 it is open (`also_on`), and, when the leader has closed and the job is back under
 a new id on the same board, the repost's page and date.
 """
@@ -16,8 +16,9 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from jobtracker import matching, store
+from jobtracker import store
 from jobtracker.config import Profile
+from jobtracker.ranking import matching
 from jobtracker.text import one_line
 
 

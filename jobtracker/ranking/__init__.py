@@ -1,0 +1,6 @@
+"""Ranking: how well a posting fits the user, and the ordered list they read.
+
+`matching` reads the profile's keywords and levels into the judge's inputs;
+`scoring` turns a verdict and the posting's facts into a score; `matches` is the
+ranked list (`jobtracker matches`, the TUI's matches screen) over scored groups.
+"""
