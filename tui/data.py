@@ -17,7 +17,7 @@ from typing import Any
 from jobtracker import applications, proposals, store
 from jobtracker.applications import Change
 from jobtracker.clock import now_iso
-from jobtracker.proposals import Decision, Proposal
+from jobtracker.proposals import Decision, Line, Proposal
 
 
 async def waiting_count(db: Path) -> int:
@@ -32,14 +32,16 @@ async def waiting_count(db: Path) -> int:
 
 @dataclass(frozen=True)
 class ReviewItem:
-    """One proposal with what the review shows beside it."""
+    """One proposal as its kind shows it, with what the review shows beside it."""
 
     proposal: Proposal
     group: str                  # proposals about the same posting/application share it
     heading: str                # the group's name for people: "Acme — Staff Engineer"
     score: float | None         # the posting's score, when scored
-    status_now: str | None      # the application's status now
-    message_body: str | None    # for a status proposal: the email's text
+    word: str = ""              # the kind's word in the list ("edit")
+    brief: str = ""             # what changes, in a few words
+    lines: tuple[Line, ...] = ()   # the detail, as the kind describes it
+    revisable: str | None = None   # the payload field the user may rewrite first (`e`)
 
 
 def _group_of(p: Proposal, company: str | None) -> str:
@@ -56,14 +58,14 @@ async def load_review(db: Path, home: Path, also: set[int] | None = None) -> lis
     async with store.connect(db) as conn:
         found = await proposals.list_proposals(conn, home)
         keep = [p for p in found if p.state in ("pending", "stale") or p.id in (also or set())]
-        items = [await _item(conn, p) for p in keep]
+        items = [await _item(conn, p, home) for p in keep]
     first: dict[str, int] = {}
     for index, item in enumerate(items):
         first.setdefault(item.group, index)
     return sorted(items, key=lambda item: (first[item.group], item.proposal.id))
 
 
-async def _item(conn: Any, p: Proposal) -> ReviewItem:
+async def _item(conn: Any, p: Proposal, home: Path) -> ReviewItem:
     company = p.payload.get("company")
     heading, score = str(company or "no posting"), None
     if p.posting_id is not None:
@@ -74,16 +76,10 @@ async def _item(conn: Any, p: Proposal) -> ReviewItem:
         if row is not None:
             heading = f"{row[0]} — {row[1]}" if row[0] else str(row[1])
             score = row[2]
-    found = await applications.find(conn, application_id=p.application_id,
-                                    posting_id=p.posting_id, company=company)
-    body = None
-    message = p.payload.get("message")
-    if p.kind == "status" and isinstance(message, dict) and message.get("key"):
-        row = await (await conn.execute("SELECT body FROM messages WHERE key = ?",
-                                        (message["key"],))).fetchone()
-        body = row[0] if row else None
-    return ReviewItem(p, _group_of(p, company), heading, score,
-                      found.status if found else None, body)
+    view = proposals.presentation(p.kind)
+    return ReviewItem(p, _group_of(p, company), heading, score, proposals.word(p),
+                      view.brief(p), tuple(await view.detail(conn, p, home)),
+                      view.revisable)
 
 
 async def accept(db: Path, home: Path, ids: list[int]) -> list[Decision]:
@@ -101,22 +97,11 @@ async def undo(db: Path, home: Path) -> Decision | None:
         return await proposals.undo_last(conn, now_iso(), home)
 
 
-async def revise_replacement(db: Path, proposal_id: int, text: str) -> bool:
-    """Put the user's edited replacement into a pending resume edit before it is
+async def revise(db: Path, proposal_id: int, text: str) -> bool:
+    """The user's own version of a pending proposal's revisable field, before it is
     accepted. False when it is no longer pending (decided elsewhere meanwhile)."""
-    async with store.connect(db) as conn, store.write(conn):
-        row = await (await conn.execute(
-            "SELECT payload FROM proposals WHERE id = ? AND state = 'pending' "
-            "AND kind = 'resume_edit'", (proposal_id,))).fetchone()
-        if row is None:
-            return False
-        payload = json.loads(row[0] or "{}")
-        payload["edited"] = True
-        payload["replacement"] = text
-        await conn.execute("UPDATE proposals SET payload = ? WHERE id = ?",
-                           (json.dumps(payload, ensure_ascii=False, sort_keys=True),
-                            proposal_id))
-    return True
+    async with store.connect(db) as conn:
+        return await proposals.revise(conn, proposal_id, text)
 
 
 async def set_status(db: Path, posting_id: int, status: str) -> Change:

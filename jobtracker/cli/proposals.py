@@ -22,7 +22,6 @@ from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_i
 from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
-from jobtracker.worddiff import word_diff_lines
 from jobtracker.workspace import Workspace
 
 
@@ -141,11 +140,8 @@ def _details(p: Proposal) -> str:
                        if isinstance(value, dict | list) else value))
     head = f"proposal {p.id}: {p.state}" + (f" ({p.stale_reason})" if p.stale_reason else "")
     lines = [head, *(f"  {name:<12} {'-' if value is None else value}" for name, value in fields)]
-    original, replacement = p.payload.get("original"), p.payload.get("replacement")
-    if isinstance(original, str) and isinstance(replacement, str):
-        # The edit as a diff, the changed words marked [-so-] and {+so+}.
-        lines += ["  diff", *(f"    {line}" for line in word_diff_lines(
-            clean_text(original), clean_text(replacement)))]
+    # What the kind adds for a terminal without styles (a resume edit: its word diff).
+    lines += [f"  {line}" for line in proposals.presentation(p.kind).show(p)]
     # Text from postings, mail and model answers is cleaned again on the way out: no
     # escape sequence stored by any route reaches the terminal.
     return clean_text("\n".join(lines))

@@ -6,10 +6,11 @@ on task + unit_key + item). Nothing it proposes changes the user's world until
 `reject` records the decision; `undo_last` takes back the most recent decision
 while nothing depends on it.
 
-A kind is one module in this package that calls `register(Kind(...))`: how to
-apply an accepted proposal (and undo that), and how to tell that its inputs
-changed since it was made (stale). A stale proposal is listed as `stale` and
-cannot be accepted as it is. This module knows no kind by name.
+A kind is one module in this package declaring `KIND = Kind(...)`, listed in
+the package's `_KINDS`: how to apply an accepted proposal (and undo that), how
+to tell that its inputs changed since it was made (stale), and how its proposals
+are shown (`Presentation`). A stale proposal is listed as `stale` and cannot be
+accepted as it is. This module knows no kind by name.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import store
+from jobtracker.proposals.lines import Line, text_field
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -94,11 +96,61 @@ Applier = Callable[["aiosqlite.Connection", Proposal, str, "Path | None"],
 # Takes back an accepted proposal using proposal.decision; raises ProposalError when
 # something depends on it now.
 Undoer = Callable[["aiosqlite.Connection", Proposal, str, "Path | None"], Awaitable[None]]
+# The lines that show one proposal in full (it may read what it refers to, never write).
+Detail = Callable[["aiosqlite.Connection", Proposal, "Path | None"], Awaitable[list[Line]]]
+
+
+def summary_brief(proposal: Proposal) -> str:
+    return proposal.summary
+
+
+async def summary_detail(conn: aiosqlite.Connection, proposal: Proposal,
+                         home: Path | None) -> list[Line]:
+    """The summary as a heading, then the payload's `text` when it has one."""
+    text = text_field(proposal.payload, "text")
+    return [Line("heading", proposal.summary), *([Line("text", ""), Line("text", text)]
+                                                  if text else [])]
+
+
+def no_lines(proposal: Proposal) -> list[str]:
+    return []
+
+
+def said_accepted(proposal: Proposal, record: dict[str, Any]) -> str:
+    return f"accepted {proposal.id}: {proposal.summary}"
+
+
+def said_undone(proposal: Proposal, verb: str) -> str:
+    return f"undid {verb} {proposal.id}: {proposal.summary}"
+
+
+@dataclass(frozen=True)
+class Presentation:
+    """How a kind's proposals are shown; every part has a default (docs/proposals.md).
+
+    - `word`: the review list's kind column, six cells at most ("" = the kind's name).
+    - `brief(proposal)`: what changes, in a few words, after the word in the list.
+    - `detail(conn, proposal, home)`: the proposal in full, as `Line`s (plain data).
+    - `show(proposal)`: lines `jobtracker proposals show` prints after the payload.
+    - `revisable`: a payload text field the user may rewrite before accepting (the
+      review's `e`); None when there is none.
+    - `accepted(proposal, record)` / `undone(proposal, verb)`: what accepting it,
+      and undoing a decision about it, say.
+    """
+
+    word: str = ""
+    brief: Callable[[Proposal], str] = summary_brief
+    detail: Detail = summary_detail
+    show: Callable[[Proposal], list[str]] = no_lines
+    revisable: str | None = None
+    accepted: Callable[[Proposal, dict[str, Any]], str] = said_accepted
+    undone: Callable[[Proposal, str], str] = said_undone
 
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of proposal: its name (the `kind` column) and what it does on accept.
+    """A kind of proposal: its name (the `kind` column), what it does on accept, and
+    how it is shown.
 
     Without `undo` an accept of this kind cannot be undone; without `stale` a
     pending proposal of it is never stale.
@@ -108,19 +160,16 @@ class Kind:
     apply: Applier
     undo: Undoer | None = None
     stale: StaleCheck | None = None
+    view: Presentation = Presentation()
 
 
+# Filled by the package from its `_KINDS` tuple (jobtracker/proposals/__init__.py),
+# in that order; read here, so the core imports no kind.
 REGISTRY: dict[str, Kind] = {}
 
 
-def register(kind: Kind) -> Kind:
-    """Make `kind` known: proposals of it can be created, accepted and undone."""
-    REGISTRY[kind.name] = kind
-    return kind
-
-
 def kinds() -> tuple[str, ...]:
-    """The names of the registered kinds, in the order they registered."""
+    """The names of the registered kinds, in the order they are listed."""
     return tuple(REGISTRY)
 
 
@@ -130,6 +179,24 @@ def _kind(name: str) -> Kind:
     except KeyError:
         raise ValueError(f"unknown proposal kind {name!r} "
                          f"(known: {', '.join(REGISTRY)})") from None
+
+
+def presentation(kind: str) -> Presentation:
+    """How proposals of `kind` are shown; the defaults for a kind nothing knows (a row
+    written by a newer version)."""
+    found = REGISTRY.get(kind)
+    return found.view if found is not None else Presentation()
+
+
+def word(proposal: Proposal) -> str:
+    """The review list's word for the proposal's kind."""
+    return presentation(proposal.kind).word or proposal.kind
+
+
+async def detail(conn: aiosqlite.Connection, proposal: Proposal,
+                 home: Path | None = None) -> list[Line]:
+    """The proposal in full, as its kind shows it."""
+    return await presentation(proposal.kind).detail(conn, proposal, home)
 
 
 # --- reading ------------------------------------------------------------------------
@@ -237,7 +304,7 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
         "decision_seq = ?, application_id = COALESCE(?, application_id) WHERE id = ?",
         (now, json.dumps(record, sort_keys=True), await _next_seq(conn),
          record.get("application_id"), proposal_id))
-    return Decision(proposal_id, True, f"accepted {proposal_id}: {proposal.summary}")
+    return Decision(proposal_id, True, kind.view.accepted(proposal, record))
 
 
 async def _reject_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
@@ -315,4 +382,20 @@ async def _undo_latest(conn: aiosqlite.Connection, now: str,
     await conn.execute(
         "UPDATE proposals SET state = 'pending', decided_at = NULL, decision = NULL, "
         "decision_seq = NULL WHERE id = ?", (proposal.id,))
-    return Decision(proposal.id, True, f"undid {verb} {proposal.id}: {proposal.summary}")
+    return Decision(proposal.id, True, presentation(proposal.kind).undone(proposal, verb))
+
+
+async def revise(conn: aiosqlite.Connection, proposal_id: int, text: str) -> bool:
+    """Put the user's own version of a pending proposal's revisable field into it
+    (marked `edited`), before it is accepted. False when it is no longer pending, or
+    its kind has nothing to revise."""
+    async with store.write(conn):
+        proposal = await get(conn, proposal_id)
+        name = presentation(proposal.kind).revisable if proposal is not None else None
+        if proposal is None or proposal.stored_state != "pending" or name is None:
+            return False
+        payload = {**proposal.payload, name: text, "edited": True}
+        await conn.execute("UPDATE proposals SET payload = ? WHERE id = ?",
+                           (json.dumps(payload, ensure_ascii=False, sort_keys=True),
+                            proposal_id))
+    return True

@@ -14,7 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files
 from jobtracker.proposals import written
-from jobtracker.proposals.core import Kind, Proposal, register
+from jobtracker.proposals.core import Kind, Presentation, Proposal
+from jobtracker.proposals.lines import Line, blank, text_field
+from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -44,4 +46,11 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
         await written.remove(conn, proposal, home, path)
 
 
-register(Kind("letter", _apply, _undo, written.inputs_changed))
+async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
+                  home: Path | None) -> list[Line]:
+    """The summary, then the whole letter as it would be written."""
+    return [Line("heading", one_line(proposal.summary)), blank(),
+            Line("text", clean_text(text_field(proposal.payload, "text")))]
+
+
+KIND = Kind("letter", _apply, _undo, written.inputs_changed, Presentation(detail=_detail))

@@ -17,9 +17,12 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files
 from jobtracker.proposals import written
-from jobtracker.proposals.core import Kind, Proposal, ProposalError, register
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.lines import Line, blank, diff, field, text_field
 from jobtracker.resume import RESUME, read_input
 from jobtracker.resume.grounding import Edit, Ungrounded, apply_edits, locate
+from jobtracker.text import clean_text
+from jobtracker.worddiff import word_diff_lines
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -99,4 +102,34 @@ async def resume_for(conn: aiosqlite.Connection, home: Path, posting_id: int) ->
     return apply_edits(resume, [edit for _, edit in kept])
 
 
-register(Kind("resume_edit", _apply, _undo, written.inputs_changed))
+# --- how it is shown ---------------------------------------------------------------------
+
+def _brief(proposal: Proposal) -> str:
+    return text_field(proposal.payload, "reason") or proposal.summary
+
+
+async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
+                  home: Path | None) -> list[Line]:
+    """The reason, then the edit as a unified diff with the changed words marked."""
+    payload = proposal.payload
+    lines = [field("Reason", _brief(proposal))]
+    if payload.get("edited"):
+        lines.append(Line("note", "(replacement edited by you)"))
+    return [*lines, blank(), *diff(text_field(payload, "original"),
+                                   text_field(payload, "replacement"))]
+
+
+def _show(proposal: Proposal) -> list[str]:
+    """For `proposals show`: the edit with its changed words marked `[-…-]` / `{+…+}`,
+    as `git diff --word-diff=plain` marks them (a terminal without styles)."""
+    original, replacement = proposal.payload.get("original"), proposal.payload.get(
+        "replacement")
+    if not (isinstance(original, str) and isinstance(replacement, str)):
+        return []
+    return ["diff", *(f"  {line}" for line in word_diff_lines(clean_text(original),
+                                                              clean_text(replacement)))]
+
+
+KIND = Kind("resume_edit", _apply, _undo, written.inputs_changed,
+            Presentation(word="edit", brief=_brief, detail=_detail, show=_show,
+                         revisable="replacement"))

@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications
 from jobtracker.applications import ApplicationError, Change, Source
-from jobtracker.proposals.core import Kind, Proposal, ProposalError, register
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.lines import Line, Span, field, quote_in
+from jobtracker.text import one_line
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -90,4 +92,41 @@ async def _release(conn: aiosqlite.Connection, proposal: Proposal, application_i
                        (proposal.id,))
 
 
-register(Kind("status", _apply, _undo, _stale))
+# --- how it is shown ---------------------------------------------------------------------
+
+def _brief(proposal: Proposal) -> str:
+    before = proposal.payload.get("from_status") or "none"
+    return f"{before} → {proposal.payload.get('to_status', '?')}"
+
+
+async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
+                  home: Path | None) -> list[Line]:
+    """current → proposed status (and what it is now, when that differs), the
+    message's sender, subject and date, and the evidence sentence in its paragraph."""
+    payload = proposal.payload
+    found = await _target(conn, proposal)
+    now = found.status if found else None
+    change = [Span(one_line(payload.get("from_status") or "no application")), Span(" → "),
+              Span(one_line(payload.get("to_status") or "?"), "strong")]
+    if now != payload.get("from_status"):
+        change.append(Span(f"   (now {one_line(now or 'no application')})", "note"))
+    message = payload.get("message") if isinstance(payload.get("message"), dict) else {}
+    lines = [field("Status", tuple(change))]
+    if payload.get("state"):
+        lines.append(field("Reading", f"{payload['state']}: {payload.get('reading') or ''}"))
+    lines += [field("From", message.get("sender")), field("Subject", message.get("subject")),
+              field("Date", message.get("date")), Line("heading", "Evidence")]
+    return lines + quote_in(await _message_body(conn, message.get("key")),
+                            str(payload.get("evidence") or ""))
+
+
+async def _message_body(conn: aiosqlite.Connection, key: object) -> str | None:
+    if not key:
+        return None
+    row = await (await conn.execute("SELECT body FROM messages WHERE key = ?",
+                                    (key,))).fetchone()
+    return row[0] if row else None
+
+
+KIND = Kind("status", _apply, _undo, _stale,
+            Presentation(brief=_brief, detail=_detail))

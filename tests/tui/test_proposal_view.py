@@ -8,7 +8,15 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from tui.proposal_view import unified_diff
+from jobtracker.proposals.lines import diff
+from tui.proposal_view import rendered
+
+
+def unified_diff(original: str, replacement: str) -> Table:
+    """The diff a resume edit shows, as the review lays it out (one grid)."""
+    (grid,) = rendered(diff(original, replacement))
+    assert isinstance(grid, Table)
+    return grid
 
 BULLET = ("- Built and ran the billing service in Python, handling 40k requests per second "
           "across three regions with on-call ownership")
@@ -56,7 +64,7 @@ def _rendered(model: str | None) -> str:
         application_id=None, payload={"text": "Dear Acme"}, input_hash="", summary="a letter",
         stored_state="pending", created_at="2026-09-01T00:00:00Z", decided_at=None,
         decision=None, model=model, prompt_version="0123456789ab" if model else None)
-    item = ReviewItem(proposal, "posting:1", "Acme — Engineer", None, None, None)
+    item = ReviewItem(proposal, "posting:1", "Acme — Engineer", None, "letter")
     console = Console(file=io.StringIO(), width=80, color_system=None)
     console.print(detail(item))
     return console.file.getvalue()   # type: ignore[attr-defined]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import sqlite3
 import sys
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -161,7 +162,9 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
         applied.append(proposal.payload)
         return {}
 
-    monkeypatch.setitem(proposals.REGISTRY, "resume_edit", proposals.Kind("resume_edit", apply))
+    # The kind as it is (its presentation makes `e` live), accepting into `applied`.
+    monkeypatch.setitem(proposals.REGISTRY, "resume_edit",
+                        replace(proposals.REGISTRY["resume_edit"], apply=apply))
     editor = tmp_path / "editor.py"
     editor.write_text("import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
                       "p.write_text(p.read_text().replace('Go', 'Rust'))\n")

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from jobtracker import proposals, store
 from jobtracker.applications import status_change_applies
 from jobtracker.proposals import Kind, Proposal, ProposalError
 from tests.db import raw_connect
+from tests.toy_kind import toy_kind
 
 LATER = "2026-09-13T08:00:00Z"
 
@@ -248,36 +248,23 @@ async def test_an_applier_that_fails_leaves_nothing_half_written(
     assert not conn.in_transaction
 
 
-async def test_a_new_kind_is_one_module_that_registers_itself(
+async def test_a_new_kind_is_one_module_and_one_registry_entry(
         conn: aiosqlite.Connection, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A kind module, imported once, is creatable, acceptable, undoable and listed in KINDS
-    with no other edit."""
-    (tmp_path / "toy_note_kind.py").write_text(
-        "from jobtracker.proposals import Kind, register\n"
-        "NOTES = []\n"
-        "async def apply(conn, proposal, now, home):\n"
-        "    NOTES.append(proposal.payload['text'])\n"
-        "    return {'index': len(NOTES) - 1}\n"
-        "async def undo(conn, proposal, now, home):\n"
-        "    NOTES.pop(proposal.decision['index'])\n"
-        "register(Kind('note', apply, undo))\n", encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
-    assert "note" not in proposals.KINDS
-    try:
-        import toy_note_kind  # type: ignore[import-not-found]
-
+    """A kind module, in the registry, is creatable, acceptable, undoable and listed in
+    KINDS with no other edit; its accept says what the kind says."""
+    with toy_kind(tmp_path, monkeypatch) as toy_note_kind:
         assert proposals.KINDS == ("status", "resume_edit", "letter", "note")
         async with store.write(conn):
             pid = await proposals.create(conn, kind="note", task="toy", unit_key="u", now=NOW,
-                                         summary="a note", payload={"text": "hello"})
+                                         summary="a note",
+                                         payload={"text": "hello", "where": "a talk"})
         (decision,) = await proposals.accept(conn, [pid], LATER)
         assert decision.ok and toy_note_kind.NOTES == ["hello"]
+        assert decision.message == f"noted {pid} as note #1"
         undone = await proposals.undo_last(conn, LATER)
         assert undone is not None and undone.ok and toy_note_kind.NOTES == []
+        assert undone.message == f"undid accepting {pid}: a note"   # the default wording
         assert (await one(conn, pid)).state == "pending"
-    finally:
-        proposals.REGISTRY.pop("note", None)
-        sys.modules.pop("toy_note_kind", None)
 
 
 async def test_upgrading_keeps_every_proposal_and_lets_the_schema_take_any_kind(

@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 
 def summary_line(items: list[data.ReviewItem]) -> Text:
-    """`7 waiting: 4 status · 3 edit · 1 stale`."""
+    """`7 waiting: 4 of one kind · 3 of another · 1 stale`, each kind by its name."""
     waiting = [i.proposal for i in items if i.proposal.state in ("pending", "stale")]
     kinds = Counter(p.kind for p in waiting)
     text = Text(" Review ─ ", style="bold")
@@ -190,8 +190,9 @@ class ReviewScreen(Screen[None]):
     def _show_detail(self) -> None:
         item = self.current
         text = detail(item) if item else Text(
-            "Nothing to review. The inbox task proposes status changes from employers' "
-            "replies; tailor and coverletter propose resume edits and letters.", style="dim")
+            "Nothing to review. Tasks propose changes here (a status from an employer's "
+            "reply, an edit to your resume, …); none applies until you accept it.",
+            style="dim")
         self.query_one("#review-text", Static).update(text)
         self.query_one("#review-detail", VerticalScroll).scroll_home(animate=False)
         self.refresh_bindings()
@@ -209,7 +210,7 @@ class ReviewScreen(Screen[None]):
         if action in ("reject", "reject_group"):
             return True if state in ("pending", "stale") else None
         if action == "edit":
-            if item is None or item.proposal.kind != "resume_edit":
+            if item is None or item.revisable is None:
                 return False
             return True if state == "pending" else None
         return True
@@ -287,10 +288,9 @@ class ReviewScreen(Screen[None]):
     @work(exclusive=True, group="review-decide", exit_on_error=False)
     async def action_edit(self) -> None:
         item = self.current
-        if item is None or item.proposal.kind != "resume_edit":
+        if item is None or item.revisable is None:
             return
-        payload = item.proposal.payload
-        before = str(payload.get("replacement") or "")
+        before = str(item.proposal.payload.get(item.revisable) or "")
         edited = await edit_in_editor(self.app, before)
         if edited is None:
             self.say("the editor exited with an error; nothing was changed")
@@ -298,7 +298,7 @@ class ReviewScreen(Screen[None]):
         if edited == before:
             self.say("the replacement is unchanged; a accepts it as proposed")
             return
-        if not await data.revise_replacement(self.app.db, item.proposal.id, edited):
+        if not await data.revise(self.app.db, item.proposal.id, edited):
             self.say(f"proposal {item.proposal.id} is no longer pending; not changed")
             return
         decisions = await data.accept(self.app.db, self.app.home, [item.proposal.id])
