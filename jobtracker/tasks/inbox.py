@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import proposals
+from jobtracker import applications, proposals
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
 
@@ -29,7 +29,7 @@ STATES = (
     "assessment", "offer", "recruiter_outreach", "withdrawal_confirmed", "other",
 )
 # The application status each state suggests. Whether it becomes a proposal also
-# depends on the status now (proposals.status_change_applies): an acknowledgement
+# depends on the status now (applications.status_change_applies): an acknowledgement
 # only proposes 'applied' when there is no application or it is only 'saved'.
 STATUS_FOR_STATE = {
     "acknowledgement": "applied",
@@ -300,16 +300,16 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
     if posting_id is None and not company:
         return None        # nothing to attach it to: the reading is the record
     target = STATUS_FOR_STATE[result["state"]]
-    application = await proposals.find_application(conn, None, posting_id, company)
-    current = application[1] if application else None
-    if not proposals.status_change_applies(current, target):
+    application = await applications.find(conn, posting_id=posting_id, company=company)
+    current = application.status if application else None
+    if not applications.status_change_applies(current, target):
         return None
     who = one_line(company or f"posting {posting_id}", 60)
     return await proposals.create(
         conn, kind="status", task="inbox", unit_key=unit.unit_key, now=now, model=model,
         prompt_version=prompt_version,
-        posting_id=posting_id, application_id=application[0] if application else None,
-        input_hash=f"{application[0] if application else ''}:{current or ''}",
+        posting_id=posting_id, application_id=application.id if application else None,
+        input_hash=f"{application.id if application else ''}:{current or ''}",
         summary=one_line(f"{who}: {current or 'no application'} → {target} "
                          f"({result['state']}: {result['evidence']})", 200),
         payload={"to_status": target, "from_status": current, "company": company,

@@ -25,7 +25,6 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker.ranking import matching, scoring
 from jobtracker.tasks.base import (
-    DESCRIPTION_CHARS,
     POSTING_COLUMNS,
     Context,
     Evaluation,
@@ -43,7 +42,6 @@ if TYPE_CHECKING:
     import aiosqlite
 
 VERDICTS = scoring.VERDICTS
-MAX_DESCRIPTION_CHARS = DESCRIPTION_CHARS   # ~1,500 tokens
 MAX_REASONS, MAX_REASON_CHARS = 3, 160
 MAX_REQUIREMENTS, MAX_REQUIREMENT_CHARS = 6, 80
 
@@ -242,4 +240,4 @@ class JudgeTask(Task):
 # The task object `jobtracker/tasks/__init__.py` lists in TASKS.
 TASK = JudgeTask()
 
-__all__ = ["MAX_DESCRIPTION_CHARS", "SCHEMA", "TASK", "VERDICTS", "JudgeTask"]
+__all__ = ["SCHEMA", "TASK", "VERDICTS", "JudgeTask"]

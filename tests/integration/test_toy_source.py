@@ -49,8 +49,8 @@ def parse(payload, board):
                        url=f"https://jobs.toyboard.example/{board.token}/{job['id']}"))
 
 
-SOURCE = Source("toyboard", default_url, parse, match_url,
-                pages=(page("jobs.toyboard.example/TOKEN", r"jobs\\.toyboard\\.example/([\\w-]+)"),))
+SOURCE = Source("toyboard", default_url, parse, match_url, pages=(
+    page("jobs.toyboard.example/TOKEN", r"jobs\\.toyboard\\.example/([\\w-]+)"),))
 '''
 
 LISTING = {"jobs": [{"id": 1, "title": "Backend Engineer", "text": "Build the ledger."},
