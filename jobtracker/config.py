@@ -4,17 +4,18 @@ Each `load_*` function returns a frozen dataclass or raises `ConfigError`. Unkno
 keys are errors, so a typo never passes silently. Paths expand `~` and `$VARS`.
 
 This module names no task. The files that mention tasks (`llm.models`,
-`llm.max_tokens`, plugins.yaml) are checked against the tasks the caller gives:
-each task declares what configuration needs from it (`TaskDeclaration`). Task
-modules import this one, so the registry is handed in (by `Workspace`), never
-imported.
+`llm.max_tokens`, plugins.yaml, a task's own section of config.yaml such as
+`tailor:`) are checked against the tasks the caller gives: each task declares what
+configuration needs from it (`TaskDeclaration`), its settings included, each as a
+`Setting` that says how its value is checked. Task modules import this one, so the
+registry is handed in (by `Workspace`), never imported.
 """
 
 from __future__ import annotations
 
 import math
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -42,6 +43,19 @@ MAX_CONCURRENCY = 64
 MAX_FETCH_DEADLINE = 3600.0
 
 
+@dataclass(frozen=True)
+class Setting:
+    """A number a task reads from its own section of config.yaml (`tailor.threshold`),
+    declared by the task: its default and the range a value must be in."""
+
+    default: float
+    minimum: float = 0
+    maximum: float = 1e9
+
+    def check(self, doc: Document, value: Any, *at: Any) -> float:
+        return _number(doc, value, *at, minimum=self.minimum, maximum=self.maximum)
+
+
 class TaskDeclaration(Protocol):
     """What configuration needs to know of a task; each task declares it."""
 
@@ -56,6 +70,11 @@ class TaskDeclaration(Protocol):
     @property
     def max_tokens(self) -> int | None:
         """The task's default answer bound; None: `llm.max_tokens.default`."""
+        ...
+
+    @property
+    def settings(self) -> Mapping[str, Setting]:
+        """The keys of the task's own section of config.yaml (none: it has no section)."""
         ...
 
 
@@ -169,7 +188,8 @@ class Config:
     concurrency: int = DEFAULT_CONCURRENCY
     maildir: Path | None = None
     imap: ImapConfig | None = None
-    tailor_threshold: float = 0.5
+    # Each task's own section (task name → setting → value), as its `settings` declare.
+    task_settings: dict[str, dict[str, float]] = field(default_factory=dict)
     fetch_deadline: float = DEFAULT_FETCH_DEADLINE
     min_accuracy: float = DEFAULT_MIN_ACCURACY     # model_check.min_accuracy
     path: Path | None = None
@@ -183,7 +203,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     tasks = tuple(tasks)
     names = tuple(task.name for task in tasks)
     doc = load(path)
-    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", "tailor", "fetch",
+    sections = tuple(task.name for task in tasks if task.settings)
+    top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", *sections, "fetch",
                                              "model_check", "imap", "prepare", "followup"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
@@ -217,7 +238,6 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     if llm.url and has_userinfo(llm.url):   # httpx would send it as Basic auth (docs/llm.md)
         raise doc.error("a user name or password in the URL is never sent; put the key in "
                         "the variable llm.api_key_env names", "llm", "url")
-    tailor = _mapping(doc, top.get("tailor"), "tailor", allowed=("threshold",))
     fetch = _mapping(doc, top.get("fetch"), "fetch", allowed=("deadline",))
     model_check = _mapping(doc, top.get("model_check"), "model_check",
                            allowed=("min_accuracy",))
@@ -227,8 +247,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
                          maximum=MAX_CONCURRENCY),
         maildir=expand_path(_str(doc, top["maildir"], "maildir"))
         if top.get("maildir") is not None else None,
-        tailor_threshold=_number(doc, tailor.get("threshold", 0.5), "tailor", "threshold",
-                                 maximum=100),
+        task_settings={task.name: _task_settings(doc, top.get(task.name), task)
+                       for task in tasks if task.settings},
         fetch_deadline=_number(doc, fetch.get("deadline", DEFAULT_FETCH_DEADLINE), "fetch",
                                "deadline", minimum=1, maximum=MAX_FETCH_DEADLINE),
         min_accuracy=_number(doc, model_check.get("min_accuracy", DEFAULT_MIN_ACCURACY),
@@ -238,6 +258,14 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         prepare=_load_prepare(doc, top.get("prepare")),
         followup=load_followup(doc, top.get("followup")),
     )
+
+
+def _task_settings(doc: Document, raw: Any, task: TaskDeclaration) -> dict[str, float]:
+    """A task's own section: each key it declares, checked by its Setting, else the
+    Setting's default."""
+    given = _mapping(doc, raw, task.name, allowed=task.settings)
+    return {name: setting.check(doc, given[name], task.name, name) if name in given
+            else setting.default for name, setting in task.settings.items()}
 
 
 # --- profile.yaml -------------------------------------------------------------------
@@ -452,7 +480,7 @@ def load_followup(doc: Document, raw: Any) -> Followup:
 
 __all__ = [
     "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
-    "LLMConfig", "PrepareConfig", "Profile", "Sources", "TaskDeclaration", "expand_path",
-    "load_config", "load_followup", "load_plugins", "load_profile", "load_sources",
-    "normalize_llm_url",
+    "LLMConfig", "PrepareConfig", "Profile", "Setting", "Sources", "TaskDeclaration",
+    "expand_path", "load_config", "load_followup", "load_plugins", "load_profile",
+    "load_sources", "normalize_llm_url",
 ]

@@ -34,8 +34,6 @@ from jobtracker.workspace import Workspace, resolve_home
 if TYPE_CHECKING:
     from jobtracker.demo.session import DemoSession
 
-parse_duration = duration   # the name the systemd unit test reads --deadline with
-
 
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(

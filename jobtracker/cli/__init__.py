@@ -2,7 +2,8 @@
 the parser and entry point, and each other module one group of subcommands.
 
 Adding a subcommand: a function decorated with `@command(...)` in a module here, and
-that module's name in the import block of `entry.py`.
+that command in `COMMANDS` in `entry.py` (not here: `jobtracker-tui` imports
+`jobtracker.cli.base`, which runs this file, and must not load every subcommand).
 """
 
 from __future__ import annotations

@@ -24,47 +24,28 @@ from jobtracker.sources.base import LISTING_ONLY
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 
-# (ats, the URL shape people paste, its pattern); the token is group 1.
-_HOST = r"^(?:https?://)?"
-SHAPES: tuple[tuple[str, str, re.Pattern[str]], ...] = tuple(
-    (ats, shape, re.compile(pattern, re.I)) for ats, shape, pattern in (
-        ("greenhouse", "boards.greenhouse.io/TOKEN",
-         _HOST + r"boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
-        ("greenhouse", "job-boards.greenhouse.io/TOKEN",
-         _HOST + r"job-boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
-        ("lever", "jobs.lever.co/TOKEN", _HOST + r"jobs(?:\.eu)?\.lever\.co/([\w.-]+)"),
-        ("ashby", "jobs.ashbyhq.com/TOKEN", _HOST + r"jobs\.ashbyhq\.com/([\w.-]+)"),
-        ("workable", "apply.workable.com/TOKEN", _HOST + r"apply\.workable\.com/([\w.-]+)"),
-        ("smartrecruiters", "careers.smartrecruiters.com/TOKEN",
-         _HOST + r"(?:careers|jobs)\.smartrecruiters\.com/([\w.-]+)"),
-        ("recruitee", "TOKEN.recruitee.com", _HOST + r"([\w-]+)\.recruitee\.com(?:[/?#]|$)"),
-        ("personio", "TOKEN.jobs.personio.de",
-         _HOST + r"([\w-]+)\.jobs\.personio\.(?:de|com)(?:[/?#]|$)"),
-        ("workday", "TOKEN.wdN.myworkdayjobs.com/SITE",
-         _HOST + r"([\w-]+\.wd\d+)\.myworkdayjobs\.com/(?:[a-z]{2}-[A-Z]{2}/)?([\w-]+)"),
-    ))
-
 
 @dataclass(frozen=True)
 class Recognised:
     ats: str
     token: str
     url: str | None = None        # an address override (Lever's EU boards)
+    name: str | None = None       # what the company name is guessed from (else the token)
+
+
+def shapes() -> list[tuple[str, str, re.Pattern[str]]]:
+    """(ats, the URL shape people paste, its pattern) for every source that has pages,
+    in the registry's order: what `add` recognises, and lists when it recognises none."""
+    return [(source.name, page.shape, page.pattern) for source in REGISTRY.values()
+            for page in source.pages]
 
 
 def recognise(url: str) -> Recognised | None:
     """The board a careers or job URL belongs to, or None."""
-    url = url.strip()
-    for ats, _shape, pattern in SHAPES:
-        found = pattern.match(url)
-        if not found:
-            continue
-        if ats == "workday":
-            return Recognised(ats, f"{found.group(1).lower()}/{found.group(2)}")
-        token = found.group(1)
-        if ats == "lever" and ".eu.lever.co" in url.lower():
-            return Recognised(ats, token, f"https://api.eu.lever.co/v0/postings/{token}?mode=json")
-        return Recognised(ats, token)
+    for source in REGISTRY.values():
+        found = source.recognise(url)
+        if found is not None:
+            return Recognised(source.name, found.token, found.url, found.name)
     return None
 
 
@@ -153,7 +134,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _company(found: Recognised) -> str:
-    name = found.token.split(".")[0] if found.ats == "workday" else found.token
+    name = found.name or found.token
     return name.replace("-", " ").title() if name.islower() else name
 
 
@@ -173,9 +154,9 @@ async def _count(board: Board) -> int:
 def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     found = recognise(args.url)
     if found is None:
-        shapes = "\n".join(f"  {shape}  ({ats})" for ats, shape, _ in SHAPES)
+        known = "\n".join(f"  {shape}  ({ats})" for ats, shape, _ in shapes())
         print(f"jobtracker: not a board URL jobtracker knows: {one_line(args.url, 200)!r}\n"
-              f"the shapes it recognises:\n{shapes}", file=sys.stderr)
+              f"the shapes it recognises:\n{known}", file=sys.stderr)
         return EXIT_USAGE
     path = ws / "sources.yaml"
     existing = ws.sources().boards if path.exists() else ()

@@ -1,5 +1,5 @@
-"""What every command line of jobtracker shares: the subcommand registry, argument
-types, run options, exit codes and the one path from an error to its exit code.
+"""What every command line of jobtracker shares: what a subcommand is, argument types,
+run options, exit codes and the one path from an error to its exit code.
 
 `jobtracker` (jobtracker/cli/entry.py) and `jobtracker-tui` (tui/cli.py) both build
 on it, so a flag means the same and fails the same way in both.
@@ -13,6 +13,7 @@ import re
 import signal
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from jobtracker.files import FileRefused
 from jobtracker.run.setup import RunOptions
@@ -106,7 +107,7 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-# --- the subcommand registry --------------------------------------------------------
+# --- subcommands ---------------------------------------------------------------------
 
 Configure = Callable[[argparse.ArgumentParser], None]
 Run = Callable[[argparse.Namespace, Workspace], int]
@@ -116,20 +117,26 @@ def _no_flags(parser: argparse.ArgumentParser) -> None:
     return None
 
 
-COMMANDS: dict[str, tuple[Configure, Run]] = {}
-HELP: dict[str, str] = {}
-CREATES_WORKSPACE: set[str] = set()   # commands that may run before `init` made the folder
+@dataclass(frozen=True)
+class Command:
+    """A subcommand: its name, its line of help, its flags and what it runs. The ones
+    `jobtracker` has are listed in `COMMANDS` (jobtracker/cli/entry.py)."""
+
+    name: str
+    help: str
+    configure: Configure
+    run: Run
+    creates_workspace: bool = False     # may run before `init` made the folder
+
+    def __call__(self, args: argparse.Namespace, ws: Workspace) -> int:
+        return self.run(args, ws)
 
 
 def command(name: str, help: str, configure: Configure = _no_flags, *,
-            creates_workspace: bool = False) -> Callable[[Run], Run]:
-    """Register the decorated function as subcommand `name`; `configure` adds its flags."""
-    def bind(run: Run) -> Run:
-        COMMANDS[name] = (configure, run)
-        HELP[name] = help
-        if creates_workspace:
-            CREATES_WORKSPACE.add(name)
-        return run
+            creates_workspace: bool = False) -> Callable[[Run], Command]:
+    """The decorated function as subcommand `name`; `configure` adds its flags."""
+    def bind(run: Run) -> Command:
+        return Command(name, help, configure, run, creates_workspace)
     return bind
 
 

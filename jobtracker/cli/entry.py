@@ -1,4 +1,9 @@
-"""`jobtracker`: the parser built from the registered subcommands, and `main()`."""
+"""`jobtracker`: the subcommands (`COMMANDS`), the parser built from them, and `main()`.
+
+Adding a subcommand: a function decorated with `@command(...)` in a module of
+jobtracker/cli/, and that command in `COMMANDS` below. The list lives here, not in
+the package's `__init__`: `jobtracker-tui` imports `jobtracker.cli.base`, and an
+`__init__` that imported every subcommand would load them all for it."""
 
 from __future__ import annotations
 
@@ -6,8 +11,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-# One import line per module of subcommands; each registers its own on import.
-from jobtracker.cli import (  # noqa: F401
+from jobtracker.cli import (
     add,
     applications,
     fetch,
@@ -19,17 +23,19 @@ from jobtracker.cli import (  # noqa: F401
     setup,
     work,
 )
-from jobtracker.cli.base import (
-    COMMANDS,
-    CREATES_WORKSPACE,
-    EXIT_USAGE,
-    HELP,
-    Parser,
-    add_home,
-    existing_workspace,
-    guarded,
-)
+from jobtracker.cli.base import EXIT_USAGE, Command, Parser, add_home, existing_workspace, guarded
 from jobtracker.workspace import Workspace, resolve_home
+
+# One entry per subcommand, in the order `jobtracker --help` lists them.
+COMMANDS: tuple[Command, ...] = (
+    add.cmd_add, applications.cmd_applications, applications.cmd_stats, fetch.cmd_fetch,
+    matches.cmd_matches, matches.cmd_status, model.cmd_model, postings.cmd_postings,
+    prepare.cmd_prepare, proposals.cmd_proposals, setup.cmd_init, setup.cmd_check,
+    work.cmd_work, work.cmd_resolve, work.cmd_rank,
+)
+
+# Subcommand name → its command.
+REGISTRY: dict[str, Command] = {command.name: command for command in COMMANDS}
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -38,10 +44,10 @@ def build_parser() -> argparse.ArgumentParser:
         "questions about them, review what it proposes."))
     add_home(parser, top=True)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
-    for name, (configure, _run) in COMMANDS.items():
-        child = sub.add_parser(name, help=HELP[name], description=HELP[name])
+    for command in REGISTRY.values():
+        child = sub.add_parser(command.name, help=command.help, description=command.help)
         add_home(child, top=False)
-        configure(child)
+        command.configure(child)
     return parser
 
 
@@ -53,9 +59,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     ws = Workspace(resolve_home(args.home))
 
+    command = REGISTRY[args.command]
+
     def body() -> int:
-        chosen = ws if args.command in CREATES_WORKSPACE else existing_workspace(ws)
-        return COMMANDS[args.command][1](args, chosen)
+        chosen = ws if command.creates_workspace else existing_workspace(ws)
+        return command.run(args, chosen)
 
     return guarded("jobtracker", body)
 

@@ -22,6 +22,7 @@ from jobtracker.modelcheck.evaluate import Progress
 from jobtracker.modelcheck.report import CheckReport, ServerPart
 from jobtracker.modelcheck.server import ContextWindow, Tokenizer, context_window
 from jobtracker.runner import Setup
+from jobtracker.tasks import ordered
 from jobtracker.text import one_line
 
 TOKENIZER_NAMES = {"llama.cpp": "llama.cpp POST /tokenize", "vllm": "vLLM POST /tokenize"}
@@ -79,20 +80,25 @@ async def run_check(setup: Setup, *, min_accuracy: float = DEFAULT_MIN_ACCURACY,
         tokenizer = tokenizers.get(model)
         report.server.tokenizer = _tokenizer_line(window.kind, tokenizer)
 
-        names = [t.name for t in tasks if t.name in evalset.TASKS
-                 and client.available_for(t.name) is None]
-        if probe.ok and names:
-            data = evalset.load()
-            items = data.for_tasks(names, per_task)
+        askable = [t for t in evalset.checkable(tasks) if client.available_for(t.name) is None]
+        if probe.ok and askable:
+            data = evalset.load(askable)
+            items = data.for_tasks([t.name for t in askable], per_task)
             progress(f"model check: {len(items)} evaluation item(s), one at a time")
-            eval_ctx = adapter.eval_context(ctx, data.judge_profile)
-            report.eval = await evaluate.run_eval(client, eval_ctx, items, progress)
+            contexts = {t.name: adapter.eval_context(ctx, data.profiles.get(t.name))
+                        for t in askable}
+            report.eval = await evaluate.run_eval(client, {t.name: t for t in askable},
+                                                  contexts, items, progress)
             for part in report.eval:
                 if part.accuracy is not None and part.accuracy < min_accuracy:
                     report.problems.append(f"{part.task}: accuracy {part.accuracy:.0%} is "
                                            f"below {min_accuracy:.0%}")
-        if probe.ok and client.available_for("inbox") is None:
-            report.replay = await evaluate.replay(conn, client, ctx, progress)
+        # Decisions are replayed for every task that replays them, switched on or not:
+        # what you decided stays a fair question for the model.
+        replaying = [t for t in ordered() if t.evaluation is not None
+                     and t.evaluation.replays and client.available_for(t.name) is None]
+        if probe.ok and replaying:
+            report.replay = await evaluate.replay(conn, client, ctx, replaying, progress)
         else:
             report.replay.note = "skipped: the model cannot be asked"
         return report

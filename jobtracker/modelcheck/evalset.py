@@ -1,37 +1,30 @@
-"""The labelled evaluation set shipped with the package (data/evalset.yaml).
+"""The labelled evaluation items, read from the file each task declares.
 
-Items are plain data: a task, an id, what a right answer is, and the fields the
-task's unit is built from. `right()` is the one rule for every task: an answer's
-label is right when it is in the item's accepted set. Judge items are labelled
-`fit` (strong or good is right) or `misfit` (partial or poor is right): a clear
-misfit rated `partial` still keeps it out of the top of the list.
+A task that can be checked declares an `Evaluation` (jobtracker/tasks/base.py): the
+YAML file of its items, the answer field they are scored on, and which answers a
+label accepts. Items are plain data: a task, an id, what a right answer is, and the
+fields the task builds its unit from (`Task.eval_unit`). `right()` is the one rule
+for every task: an answer's label is right when it is in the item's accepted set.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from importlib import resources
 from typing import Any
 
 import yaml
 
-TASKS = ("level", "judge", "inbox")
-JUDGE_GROUPS = {"fit": ("strong", "good"), "misfit": ("partial", "poor")}
+from jobtracker.tasks import Task
 
 
 @dataclass(frozen=True)
 class EvalItem:
     task: str
     id: str
-    expect: str                         # as labelled: a level, fit/misfit, a state
+    expect: str                         # the label the item was given
+    accepted: tuple[str, ...]           # the answer labels that count as right
     fields: dict[str, Any] = field(default_factory=dict)
-
-    @property
-    def accepted(self) -> tuple[str, ...]:
-        """The answer labels that count as right."""
-        if self.task == "judge":
-            return JUDGE_GROUPS[self.expect]
-        return (self.expect,)
 
     def right(self, label: str) -> bool:
         return label in self.accepted
@@ -39,8 +32,9 @@ class EvalItem:
 
 @dataclass(frozen=True)
 class EvalSet:
-    judge_profile: str
     items: tuple[EvalItem, ...]
+    # Task name → the profile prose its items were labelled for (tasks whose file has one).
+    profiles: dict[str, str] = field(default_factory=dict)
 
     def for_tasks(self, tasks: list[str], per_task: int | None = None) -> list[EvalItem]:
         """The items of these tasks, in task order; at most `per_task` of each, spread
@@ -59,13 +53,24 @@ def _rank_within_label(items: list[EvalItem], item: EvalItem) -> tuple[int, int]
     return same.index(item), items.index(item)
 
 
-def load() -> EvalSet:
-    text = resources.files("jobtracker.modelcheck").joinpath("data", "evalset.yaml").read_text(
-        encoding="utf-8")
-    raw = yaml.safe_load(text)
-    items = []
-    for task in TASKS:
-        for entry in raw.get(task) or ():
+def checkable(tasks: Iterable[Task]) -> list[Task]:
+    """The tasks that declare an evaluation, in the order given."""
+    return [task for task in tasks if task.evaluation is not None]
+
+
+def load(tasks: Iterable[Task]) -> EvalSet:
+    """The items of every task given that declares an evaluation, in that order."""
+    items: list[EvalItem] = []
+    profiles: dict[str, str] = {}
+    for task in checkable(tasks):
+        evaluation = task.evaluation
+        assert evaluation is not None
+        raw = yaml.safe_load(evaluation.items.read_text(encoding="utf-8")) or {}
+        if raw.get("profile") is not None:
+            profiles[task.name] = str(raw["profile"])
+        for entry in raw.get("items") or ():
+            expect = str(entry["expect"])
             fields = {k: v for k, v in entry.items() if k not in ("id", "expect")}
-            items.append(EvalItem(task, str(entry["id"]), str(entry["expect"]), fields))
-    return EvalSet(str(raw["judge_profile"]), tuple(items))
+            items.append(EvalItem(task.name, str(entry["id"]), expect,
+                                  evaluation.accepted(expect), fields))
+    return EvalSet(tuple(items), profiles)

@@ -18,7 +18,7 @@ from jobtracker.llm.client import LLMClient, LLMError
 from jobtracker.modelcheck import adapter
 from jobtracker.modelcheck.evalset import EvalItem
 from jobtracker.modelcheck.report import ReplayPart, TaskEval
-from jobtracker.tasks import Context, NoAnswer, Unit
+from jobtracker.tasks import Context, NoAnswer, Task, Unit
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
@@ -41,14 +41,13 @@ class _Outcome:
         self.why = ""
 
 
-async def ask(client: LLMClient, task_name: str, unit: Unit, ctx: Context) -> _Outcome:
+async def ask(client: LLMClient, task: Task, unit: Unit, ctx: Context) -> _Outcome:
     """One unit through the task's own code, timed from request to parsed answer."""
-    task = adapter.task(task_name)
     outcome = _Outcome()
     request = adapter.request(task, unit, ctx)
     started = time.perf_counter()
     try:
-        answer = await client.ask(task_name, request.messages, request.schema,
+        answer = await client.ask(task.name, request.messages, request.schema,
                                   unit_key=f"modelcheck:{unit.unit_key}")
     except LLMError as exc:
         outcome.why = one_line(str(exc), 100)
@@ -56,8 +55,8 @@ async def ask(client: LLMClient, task_name: str, unit: Unit, ctx: Context) -> _O
         outcome.valid, outcome.first_try = True, answer.attempts == 1
         outcome.input_tokens, outcome.output_tokens = answer.input_tokens, answer.output_tokens
         try:
-            outcome.label = adapter.answer_label(task_name, adapter.parse(task, unit,
-                                                                          answer.data, ctx))
+            outcome.label = adapter.answer_label(task, adapter.parse(task, unit, answer.data,
+                                                                     ctx))
         except NoAnswer as exc:
             outcome.why = one_line(f"answer not grounded: {exc}", 100)
     outcome.seconds = time.perf_counter() - started
@@ -70,16 +69,19 @@ def _percentile(values: list[float], share: float) -> float:
     return ordered[max(0, min(len(ordered), math.ceil(share * len(ordered))) - 1)]
 
 
-async def run_eval(client: LLMClient, ctx: Context, items: list[EvalItem],
-                   progress: Progress) -> list[TaskEval]:
+async def run_eval(client: LLMClient, tasks: dict[str, Task], contexts: dict[str, Context],
+                   items: list[EvalItem], progress: Progress) -> list[TaskEval]:
+    """Ask every item of `items` through its task (`tasks` by name), in the context
+    `contexts` holds for that task (the profile its items were labelled for)."""
     results: dict[str, TaskEval] = {}
     seconds: dict[str, list[float]] = {}
     first_tries: dict[str, int] = {}
     valid: dict[str, int] = {}
     width = len(str(len(items)))
     for number, item in enumerate(items, 1):
-        unit = adapter.eval_unit(item.task, number, item.fields, ctx)
-        outcome = await ask(client, item.task, unit, ctx)
+        task, ctx = tasks[item.task], contexts[item.task]
+        unit = adapter.eval_unit(task, number, item.fields, ctx)
+        outcome = await ask(client, task, unit, ctx)
         part = results.setdefault(item.task, TaskEval(item.task, 0))
         part.items += 1
         right = item.right(outcome.label)
@@ -107,22 +109,27 @@ async def run_eval(client: LLMClient, ctx: Context, items: list[EvalItem],
 
 
 async def replay(conn: aiosqlite.Connection, client: LLMClient, ctx: Context,
-                 progress: Progress) -> ReplayPart:
-    """Ask again the messages whose status proposals you decided. An answer agrees with
-    an acceptance when it proposes the same status, with a rejection when it does not."""
-    decided = await adapter.decided_status_proposals(conn, REPLAY_LIMIT)
+                 tasks: list[Task], progress: Progress) -> ReplayPart:
+    """Ask again the units whose proposals you decided, for every task that replays its
+    decisions. An answer agrees with an acceptance when it proposes the same thing (the
+    same status, say), with a rejection when it does not."""
+    kinds = " and ".join(dict.fromkeys(str(t.evaluation.replays) for t in tasks
+                                       if t.evaluation is not None))
+    decided = [(task, item) for task in tasks
+               for item in await adapter.decided(conn, task, REPLAY_LIMIT)]
     part = ReplayPart(decisions=len(decided))
     if not decided:
-        part.note = "no decided status proposals yet; skipped"
+        part.note = f"no decided {kinds} proposals yet; skipped"
         return part
-    for number, (unit, to_status, decision) in enumerate(decided, 1):
-        outcome = await ask(client, "inbox", unit, ctx)
-        proposes = adapter.status_for_state(outcome.label) == to_status
-        agrees = outcome.valid and outcome.label != "" and proposes == (decision == "accepted")
+    for number, (task, item) in enumerate(decided, 1):
+        outcome = await ask(client, task, item.unit, ctx)
+        proposes = adapter.proposes(task, outcome.label) == item.proposed
+        agrees = outcome.valid and outcome.label != "" and proposes == item.accepted
+        decision = "accepted" if item.accepted else "rejected"
         part.asked += 1
         part.agreed += agrees
         progress(f"model check: replay {number}/{len(decided)} {decision:<8} "
                  f"{outcome.seconds:5.1f} s  {'agrees' if agrees else 'differs'}")
     part.agreement = round(part.agreed / part.asked, 4)
-    part.note = f"the {part.asked} most recent decision(s) on status proposals"
+    part.note = f"the {part.asked} most recent decision(s) on {kinds} proposals"
     return part

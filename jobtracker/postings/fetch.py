@@ -46,11 +46,6 @@ CONCURRENCY = 4
 FEED_SOURCE = "feed"
 
 
-def utc_now() -> str:
-    """The time written to `first_seen`, `last_seen`, `closed_at`: ISO 8601 UTC."""
-    return now_iso()
-
-
 # --- what to fetch ------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -271,7 +266,7 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
                     only: str | None = None,
                     on_board_done: Callable[[BoardResult], None] | None = None,
                     concurrency: int = CONCURRENCY,
-                    clock: Callable[[], str] = utc_now,
+                    clock: Callable[[], str] = now_iso,
                     deadline: float = DEADLINE) -> list[BoardResult]:
     """Fetch every board and feed (or those `only` names) and store what they list.
 
@@ -318,4 +313,4 @@ async def fetch_workspace(db: Path, sources: Sources, *, only: str | None = None
 
 __all__ = ["CONCURRENCY", "DEADLINE", "TIMEOUT", "USER_AGENT", "BoardResult", "Target",
            "UnknownSource", "all_targets", "fetch_all", "fetch_workspace", "make_client",
-           "select_targets", "utc_now"]
+           "select_targets"]

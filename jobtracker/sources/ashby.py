@@ -23,6 +23,7 @@ from jobtracker.sources.base import (
     iso_time,
     jobs_list,
     number,
+    page,
     text_field,
 )
 from jobtracker.text import html_to_text, one_line
@@ -100,4 +101,5 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(jobs_list(payload, "an Ashby"), lambda job: _posting(job, board))
 
 
-SOURCE = Source("ashby", default_url, parse, match_url)
+SOURCE = Source("ashby", default_url, parse, match_url,
+                pages=(page("jobs.ashbyhq.com/TOKEN", r"jobs\.ashbyhq\.com/([\w.-]+)"),))

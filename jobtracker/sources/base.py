@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -97,13 +98,48 @@ LISTING_ONLY: Known = {"": "listing only"}
 
 
 @dataclass(frozen=True)
+class BoardRef:
+    """The board a careers or job page belongs to, as `jobtracker add` stores it: its
+    token, an address replacing the default one (Lever's EU boards), and the name a
+    company name is guessed from (the token when None)."""
+
+    token: str
+    url: str | None = None
+    name: str | None = None
+
+
+@dataclass(frozen=True)
+class Page:
+    """A shape of careers or job URL people paste (`boards.greenhouse.io/TOKEN`): how it
+    reads, for messages, and its pattern (after an optional scheme; the token is
+    group 1 unless the source's `board_of` reads it otherwise)."""
+
+    shape: str
+    pattern: re.Pattern[str]
+
+
+_SCHEME = r"^(?:https?://)?"
+
+
+def page(shape: str, pattern: str) -> Page:
+    """A Page whose pattern, matched case-insensitively, may start with http(s)://."""
+    return Page(shape, re.compile(_SCHEME + pattern, re.I))
+
+
+def _token_board(found: re.Match[str], url: str) -> BoardRef:
+    return BoardRef(found.group(1))
+
+
+@dataclass(frozen=True)
 class Source:
     """A job-board API: its public address, its parser and, if it needs several
     requests, its plan.
 
     `match_url` recognises one of this ATS's public job pages (as a feed item links
     to) and returns `(token, external_id)`, so a feed's blurb and the ATS's posting
-    are stored as one row.
+    are stored as one row. `pages` are the careers-page shapes `jobtracker add`
+    recognises, and `board_of` turns a page's match into the board (by default:
+    the token is group 1).
     """
 
     name: str
@@ -111,12 +147,23 @@ class Source:
     parse: Callable[..., list[NormalizedPosting]]
     match_url: Callable[[str], tuple[str, str] | None]
     plan: Callable[[Any, str, Known], Plan] | None = None
+    pages: tuple[Page, ...] = ()
+    board_of: Callable[[re.Match[str], str], BoardRef] = _token_board
 
     def start(self, board: Any, url: str, known: Known) -> Plan:
         """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""
         if self.plan is not None:
             return self.plan(board, url, known)
         return single_get(self.parse, board, url)
+
+    def recognise(self, url: str) -> BoardRef | None:
+        """The board whose careers or job page `url` is (one of `pages`), or None."""
+        url = url.strip()
+        for shape in self.pages:
+            found = shape.pattern.match(url)
+            if found:
+                return self.board_of(found, url)
+        return None
 
 
 def single_get(parse: Callable[..., list[NormalizedPosting]], config: Any, url: str) -> Plan:

@@ -21,6 +21,7 @@ from jobtracker.sources.base import (
     identifier,
     iso_time,
     jobs_list,
+    page,
     text_field,
 )
 from jobtracker.text import html_to_text
@@ -97,4 +98,8 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(jobs_list(payload, "a Greenhouse"), lambda job: _posting(job, board))
 
 
-SOURCE = Source("greenhouse", default_url, parse, match_url)
+SOURCE = Source("greenhouse", default_url, parse, match_url, pages=(
+    page("boards.greenhouse.io/TOKEN", r"boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
+    page("job-boards.greenhouse.io/TOKEN",
+         r"job-boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
+))

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
+    BoardRef,
     NormalizedPosting,
     Postings,
     Source,
@@ -25,6 +26,7 @@ from jobtracker.sources.base import (
     iso_time,
     load_json,
     number,
+    page,
     text_field,
 )
 from jobtracker.text import html_to_text, one_line
@@ -113,4 +115,14 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(data, lambda item: _posting(item, board))
 
 
-SOURCE = Source("lever", default_url, parse, match_url)
+def _board_of(found: re.Match[str], url: str) -> BoardRef:
+    """A board on Lever's EU instance is read from its own API address."""
+    token = found.group(1)
+    if ".eu.lever.co" in url.lower():
+        return BoardRef(token, f"https://api.eu.lever.co/v0/postings/{token}?mode=json")
+    return BoardRef(token)
+
+
+SOURCE = Source("lever", default_url, parse, match_url,
+                pages=(page("jobs.lever.co/TOKEN", r"jobs(?:\.eu)?\.lever\.co/([\w.-]+)"),),
+                board_of=_board_of)

@@ -25,6 +25,7 @@ from jobtracker.sources.base import (
     guarded,
     identifier,
     iso_time,
+    page,
     text_field,
 )
 from jobtracker.sources.safexml import parse_xml
@@ -99,4 +100,6 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(root.findall("position"), lambda position: _posting(position, board))
 
 
-SOURCE = Source("personio", default_url, parse, match_url)
+SOURCE = Source("personio", default_url, parse, match_url, pages=(
+    page("TOKEN.jobs.personio.de", r"([\w-]+)\.jobs\.personio\.(?:de|com)(?:[/?#]|$)"),
+))

@@ -22,6 +22,7 @@ from jobtracker.sources.base import (
     iso_time,
     load_json,
     object_list,
+    page,
     text_field,
 )
 from jobtracker.text import html_to_text
@@ -67,4 +68,5 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
                    lambda job: _posting(job, board))
 
 
-SOURCE = Source("recruitee", default_url, parse, match_url)
+SOURCE = Source("recruitee", default_url, parse, match_url,
+                pages=(page("TOKEN.recruitee.com", r"([\w-]+)\.recruitee\.com(?:[/?#]|$)"),))

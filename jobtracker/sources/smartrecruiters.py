@@ -31,6 +31,7 @@ from jobtracker.sources.base import (
     load_json,
     mapping,
     object_list,
+    page,
     text_field,
     with_details,
 )
@@ -125,4 +126,6 @@ def plan(board: Board, url: str, known: Known) -> Plan:
         _enrich, known, MAX_DETAILS))
 
 
-SOURCE = Source("smartrecruiters", default_url, parse, match_url, plan)
+SOURCE = Source("smartrecruiters", default_url, parse, match_url, plan, pages=(
+    page("careers.smartrecruiters.com/TOKEN", r"(?:careers|jobs)\.smartrecruiters\.com/([\w.-]+)"),
+))

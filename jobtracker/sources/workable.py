@@ -33,6 +33,7 @@ from jobtracker.sources.base import (
     load_json,
     mapping,
     object_list,
+    page,
     text_field,
     with_details,
 )
@@ -125,4 +126,5 @@ def plan(board: Board, url: str, known: Known) -> Plan:
         _enrich, known, MAX_DETAILS))
 
 
-SOURCE = Source("workable", default_url, parse, match_url, plan)
+SOURCE = Source("workable", default_url, parse, match_url, plan,
+                pages=(page("apply.workable.com/TOKEN", r"apply\.workable\.com/([\w.-]+)"),))

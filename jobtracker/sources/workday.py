@@ -21,6 +21,7 @@ from urllib.parse import urlsplit
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
+    BoardRef,
     Known,
     NormalizedPosting,
     Plan,
@@ -33,6 +34,7 @@ from jobtracker.sources.base import (
     load_json,
     mapping,
     object_list,
+    page,
     text_field,
 )
 from jobtracker.sources.base import with_details as _with_details
@@ -138,4 +140,14 @@ def plan(board: Board, url: str, known: Known) -> Plan:
         _enrich, known, MAX_DETAILS))
 
 
-SOURCE = Source("workday", default_url, parse, match_url, plan)
+def _board_of(found: re.Match[str], url: str) -> BoardRef:
+    """`acme.wd5.myworkdayjobs.com/External`: the token is `acme.wd5/External` (host and
+    site, as sources.yaml names a Workday board); the company is guessed from `acme`."""
+    host = found.group(1).lower()
+    return BoardRef(f"{host}/{found.group(2)}", name=host.split(".")[0])
+
+
+SOURCE = Source("workday", default_url, parse, match_url, plan, pages=(
+    page("TOKEN.wdN.myworkdayjobs.com/SITE",
+         r"([\w-]+\.wd\d+)\.myworkdayjobs\.com/(?:[a-z]{2}-[A-Z]{2}/)?([\w-]+)"),
+), board_of=_board_of)

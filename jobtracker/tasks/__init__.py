@@ -1,18 +1,21 @@
 """The model tasks, one pure module each, and the registry in pipeline order.
 
-Adding a task is one module in this folder and one import line below.
+Adding a task is one module in this folder (a `Task` subclass and its `TASK`
+object) and one entry in `TASKS` below; everything else asks `REGISTRY`.
+Task modules import `jobtracker.tasks.base`, never this package, so listing them
+here makes no import cycle.
 """
 
 from __future__ import annotations
 
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit
+from jobtracker.tasks import coverletter, inbox, judge, level, tailor
+from jobtracker.tasks.base import Context, Evaluation, NoAnswer, Request, Task, Unit
 
-REGISTRY: dict[str, Task] = {}
+# One entry per task; `priority` orders them, not their place here.
+TASKS: tuple[Task, ...] = (level.TASK, judge.TASK, inbox.TASK, tailor.TASK, coverletter.TASK)
 
-
-def register(task: Task) -> Task:
-    REGISTRY[task.name] = task
-    return task
+# Task name → its task (the `kind` of its units, the name plugins.yaml switches).
+REGISTRY: dict[str, Task] = {task.name: task for task in TASKS}
 
 
 def ordered(enabled: dict[str, bool] | None = None) -> list[Task]:
@@ -23,15 +26,5 @@ def ordered(enabled: dict[str, bool] | None = None) -> list[Task]:
     return [t for t in tasks if enabled.get(t.name, False)]
 
 
-# One import line per task module; each calls register() on import.
-# (task modules are imported at the bottom so they can import this package)
-
-__all__ = ["REGISTRY", "Context", "NoAnswer", "Request", "Task", "Unit", "ordered", "register"]
-
-from jobtracker.tasks import (  # noqa: E402
-    coverletter,  # noqa: F401
-    inbox,  # noqa: F401
-    judge,  # noqa: F401
-    level,  # noqa: F401
-    tailor,  # noqa: F401
-)
+__all__ = ["REGISTRY", "TASKS", "Context", "Evaluation", "NoAnswer", "Request", "Task", "Unit",
+           "ordered"]

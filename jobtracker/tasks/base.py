@@ -17,10 +17,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from jobtracker.config import Config, Profile
+from jobtracker.config import Config, Profile, Setting
+from jobtracker.store import description_hash
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
+
     import aiosqlite
 
 
@@ -93,6 +96,14 @@ def posting_unit(task: str, row: Mapping[str, Any], inputs: str = "", **data: An
                       "description_hash": row["dhash"], **data})
 
 
+def eval_posting(number: int, fields: Mapping[str, Any]) -> dict[str, Any]:
+    """An evaluation item about a posting as the row `posting_unit` reads (its id far
+    above any real posting's, so no answer is ever mistaken for one about a real one)."""
+    text = str(fields.get("description", ""))
+    return {"id": 900_000 + number, "company": fields.get("company"),
+            "title": fields.get("title", ""), "text": text, "dhash": description_hash(text)}
+
+
 def posting_block(data: Mapping[str, Any]) -> str:
     """A posting unit's text as the model sees it, inside <posting> tags that the text
     itself cannot close (a posting is data, never instructions)."""
@@ -132,6 +143,40 @@ class Context:
     reask_stale_prompts: bool = False
 
 
+@dataclass(frozen=True)
+class Evaluation:
+    """How `jobtracker model check` tests a model on this task: labelled items, asked
+    through the task's own `request()` and `parse()` like real units.
+
+    `items` is a YAML file: `items:`, a list of mappings, each with an `id`, the label it
+    `expect`s and the fields `Task.eval_unit` builds a unit from; and, optionally,
+    `profile:`, the profile prose the items were labelled for, which stands in for the
+    user's while they are asked. An answer is right when its `answer_field` holds the
+    label, or one of `accepts[label]` for a label that stands for several answers.
+
+    `replays` names the kind of proposal the task makes whose decisions the check asks
+    again (`Task.decided`, `Task.proposes`); None: it replays nothing."""
+
+    items: Traversable | Path
+    answer_field: str
+    accepts: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    replays: str | None = None
+
+    def accepted(self, label: str) -> tuple[str, ...]:
+        """The answers that count as right for an item labelled `label`."""
+        return tuple(self.accepts.get(label, (label,)))
+
+
+@dataclass(frozen=True)
+class Decided:
+    """A unit whose proposal the user decided: the check asks it again and counts
+    whether the answer agrees with the decision (`Task.decided`)."""
+
+    unit: Unit
+    proposed: str            # what the proposal proposed (the status, say)
+    accepted: bool           # accepted; else rejected
+
+
 class NoAnswer(Exception):
     """The model's answer parsed but did not ground (a quote not in the text, say).
 
@@ -161,6 +206,10 @@ class Task:
     # What configuration needs from the task (config.py is given the registry):
     enabled_by_default: ClassVar[bool] = True   # when plugins.yaml does not say
     max_tokens: ClassVar[int | None] = None     # answer bound; None: llm.max_tokens.default
+    # config.yaml's `<name>:` section, each key checked as its Setting says (`setting()`).
+    settings: ClassVar[Mapping[str, Setting]] = {}
+    # What `model check` asks of a model for this task (None: the task has no items).
+    evaluation: ClassVar[Evaluation | None] = None
     # The prompt, declared once: `build_request()` sends exactly these, so the
     # `prompt_version` stored with every answer changes whenever they do.
     system: ClassVar[str]
@@ -203,6 +252,29 @@ class Task:
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         """Why this task cannot run at all (missing config), or None."""
+        return None
+
+    def setting(self, ctx: Context, name: str) -> Any:
+        """One of the task's declared `settings`, as config.yaml gives it (checked when the
+        file was loaded), else its default."""
+        given = ctx.config.task_settings.get(self.name, {})
+        return given[name] if name in given else self.settings[name].default
+
+    # --- what `model check` asks: its evaluation items, and decisions to replay -------
+
+    def eval_unit(self, number: int, fields: Mapping[str, Any], ctx: Context) -> Unit:
+        """An evaluation item (its fields; `number` makes it unique in the check) as a
+        unit in the shape `pending()` builds. Tasks with an `evaluation` override it."""
+        raise NotImplementedError
+
+    async def decided(self, conn: aiosqlite.Connection, limit: int) -> list[Decided]:
+        """Up to `limit` units whose proposals the user decided, newest decision first,
+        for the check to ask again; none unless a task says how."""
+        return []
+
+    def proposes(self, answer_label: str) -> str | None:
+        """What an answer labelled `answer_label` (its evaluation field) would propose,
+        compared with `Decided.proposed`; None: nothing."""
         return None
 
     # --- hooks around a stage: the runner calls them for every task --------------------

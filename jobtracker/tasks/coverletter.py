@@ -25,7 +25,6 @@ from jobtracker import proposals
 from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, text_hash
 from jobtracker.resume.grounding import Grounding
 from jobtracker.resume.keywords import keyword_terms
-from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     Context,
     NoAnswer,
@@ -204,6 +203,7 @@ class CoverLetterTask(ScoredMatchTask):
         return str(min(len(kept), MAX_PARAGRAPHS))
 
 
-register(CoverLetterTask())
+# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+TASK = CoverLetterTask()
 
-__all__ = ["MAX_PARAGRAPHS", "SCHEMA", "CoverLetterTask", "assemble"]
+__all__ = ["MAX_PARAGRAPHS", "SCHEMA", "TASK", "CoverLetterTask", "assemble"]

@@ -13,11 +13,12 @@ user (docs/mail.md has the table).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications, proposals
-from jobtracker.tasks import register
-from jobtracker.tasks.base import Context, NoAnswer, Request, Task, Unit
+from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
@@ -111,12 +112,36 @@ def label(company: str | None, sender: str, subject: str) -> str:
     return one_line(f"{who} — {subject or '(no subject)'}", LABEL_CHARS)
 
 
+def message_unit(key: str, sender: str, subject: str, date: str, body: str,
+                 company: str | None, posting_id: int | None, title: str) -> Unit:
+    """A message as the unit `pending()` lists (the body as the model is shown it)."""
+    return Unit(task="inbox", unit_key=f"m:{key}", subject=key,
+                label=label(company, sender, subject),
+                data={"key": key, "sender": sender, "subject": subject, "date": date,
+                      "body": body[:PROMPT_BODY_CHARS], "company": company,
+                      "posting_id": posting_id, "title": title})
+
+
+# Messages whose status proposal the user accepted or rejected, newest decision first.
+_DECIDED = """
+    SELECT m.key, m.sender, m.subject, m.sent_at, substr(m.body, 1, ?), m.company,
+           m.posting_id, COALESCE(p.title, ''), json_extract(x.payload, '$.to_status'), x.state
+    FROM proposals AS x
+    JOIN messages AS m ON m.key = json_extract(x.payload, '$.message.key')
+    LEFT JOIN postings AS p ON p.id = m.posting_id
+    WHERE x.kind = 'status' AND x.task = 'inbox' AND x.state IN ('accepted', 'rejected')
+    ORDER BY x.decided_at DESC, x.id DESC LIMIT ?
+"""
+
+
 class InboxTask(Task):
     name = "inbox"
     priority = 40
     summary = "read replies from employers and propose updates"
     system = SYSTEM
     schema = SCHEMA
+    evaluation = Evaluation(resources.files(__package__).joinpath("evals", "inbox.yaml"),
+                            answer_field="state", replays="status")
 
     # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
     # The context is the run's own object, so the reason never outlives the run.
@@ -217,6 +242,23 @@ class InboxTask(Task):
         # email is the whole user message.
         return self.build_request("", email_text)
 
+    def eval_unit(self, number: int, fields: Mapping[str, Any], ctx: Context) -> Unit:
+        return message_unit(f"eval-{number}@jobtracker.modelcheck", fields.get("sender", ""),
+                            fields.get("subject", ""), "2026-01-05T09:00:00Z",
+                            fields.get("body", ""), fields.get("company"), None,
+                            fields.get("title", ""))
+
+    async def decided(self, conn: aiosqlite.Connection, limit: int) -> list[Decided]:
+        """Messages whose status proposal the user decided: the check asks them again."""
+        rows = await conn.execute_fetchall(_DECIDED, (PROMPT_BODY_CHARS, limit))
+        return [Decided(message_unit(key, sender, subj, sent_at, body, company, posting_id,
+                                     title), str(to_status), state == "accepted")
+                for key, sender, subj, sent_at, body, company, posting_id, title, to_status,
+                state in rows]
+
+    def proposes(self, answer_label: str) -> str | None:
+        return STATUS_FOR_STATE.get(answer_label)
+
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, str]:
         state = answer["state"]
         if state not in STATES:
@@ -277,4 +319,5 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
                              "date": sent_at}})
 
 
-register(InboxTask())
+# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+TASK = InboxTask()

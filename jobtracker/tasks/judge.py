@@ -18,19 +18,21 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import replace
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker.ranking import matching, scoring
-from jobtracker.tasks import register
 from jobtracker.tasks.base import (
-    DESCRIPTION_CHARS,
     POSTING_COLUMNS,
     Context,
+    Evaluation,
     NoAnswer,
     Request,
     Task,
     Unit,
+    eval_posting,
     posting_block,
     posting_unit,
 )
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
     import aiosqlite
 
 VERDICTS = scoring.VERDICTS
-MAX_DESCRIPTION_CHARS = DESCRIPTION_CHARS   # ~1,500 tokens
 MAX_REASONS, MAX_REASON_CHARS = 3, 160
 MAX_REQUIREMENTS, MAX_REQUIREMENT_CHARS = 6, 80
 
@@ -109,6 +110,11 @@ class JudgeTask(Task):
     summary = "judge open matches against profile.yaml"
     system = SYSTEM
     schema = SCHEMA
+    # Items are labelled `fit` or `misfit` for the file's own profile: a clear misfit
+    # rated `partial` still keeps it out of the top of the list.
+    evaluation = Evaluation(resources.files(__package__).joinpath("evals", "judge.yaml"),
+                            answer_field="verdict",
+                            accepts={"fit": ("strong", "good"), "misfit": ("partial", "poor")})
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         if not ctx.profile.exists:
@@ -177,6 +183,12 @@ class JudgeTask(Task):
                  "How well does the posting below fit what I am looking for?")
         return self.build_request(fixed, posting_block(unit.data))
 
+    def eval_unit(self, number: int, fields: Mapping[str, Any], ctx: Context) -> Unit:
+        prose_hash = ctx.profile.prose_hash
+        return posting_unit(self.name, eval_posting(number, fields), prose_hash,
+                            location=fields.get("location"), description_source="ats",
+                            prose_hash=prose_hash)
+
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
         """Clean the answer; keep only requirements whose words the posting uses.
 
@@ -225,6 +237,7 @@ class JudgeTask(Task):
         await scoring.rescore(conn, ctx.profile, ctx.now)
 
 
-register(JudgeTask())
+# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+TASK = JudgeTask()
 
-__all__ = ["MAX_DESCRIPTION_CHARS", "SCHEMA", "VERDICTS", "JudgeTask"]
+__all__ = ["SCHEMA", "TASK", "VERDICTS", "JudgeTask"]

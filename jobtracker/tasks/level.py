@@ -8,18 +8,21 @@ shown. A reading in `profile.levels` makes the posting a match.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
+from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker.config import LEVELS
 from jobtracker.ranking import matching
-from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
+    Evaluation,
     Request,
     Task,
     Unit,
+    eval_posting,
     posting_block,
     posting_unit,
 )
@@ -78,6 +81,8 @@ class LevelTask(Task):
     summary = "read descriptions to settle UNCERTAIN postings"
     system = SYSTEM
     schema = SCHEMA
+    evaluation = Evaluation(resources.files(__package__).joinpath("evals", "level.yaml"),
+                            answer_field="level")
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         sql, params = _query(self, ctx, "COUNT(*)", None)
@@ -103,6 +108,9 @@ class LevelTask(Task):
     def request(self, unit: Unit, ctx: Context) -> Request:
         return self.build_request("", posting_block(unit.data))
 
+    def eval_unit(self, number: int, fields: Mapping[str, Any], ctx: Context) -> Unit:
+        return posting_unit(self.name, eval_posting(number, fields))
+
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
         level = result["level"]
@@ -116,4 +124,5 @@ class LevelTask(Task):
         return str(level)
 
 
-register(LevelTask())
+# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+TASK = LevelTask()

@@ -22,11 +22,11 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker import proposals
+from jobtracker.config import Setting
 from jobtracker.ranking import matching
 from jobtracker.resume import KEYWORDS, RESUME, text_hash
 from jobtracker.resume.grounding import Edit, Grounding, Ungrounded, ground_edit
 from jobtracker.resume.keywords import KeywordsError, keyword_terms
-from jobtracker.tasks import register
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
@@ -112,6 +112,12 @@ def resume_problem(ctx: Context) -> str | None:
     return None
 
 
+def threshold(ctx: Context) -> float:
+    """`tailor.threshold`: the score a match needs for tailor (and coverletter) to
+    ask about it. A setting tailor declares; config.yaml checks it through the registry."""
+    return float(TASK.setting(ctx, "threshold"))
+
+
 def scored_where(task: Task, ctx: Context, checks: list[tuple[str, str]],
                  subject: int | str | None) -> tuple[str, list[Any]]:
     """Scored open matches at or above the threshold with no answer (the table joined as
@@ -124,7 +130,7 @@ def scored_where(task: Task, ctx: Context, checks: list[tuple[str, str]],
                           + ["t.description_hash != p.description_hash", stale])
     where += (f" AND p.description_hash != '' AND s.score >= ?"
               f" AND (t.posting_id IS NULL OR {changed})")
-    params += [ctx.config.tailor_threshold, *(value for _, value in checks), *stale_params]
+    params += [threshold(ctx), *(value for _, value in checks), *stale_params]
     if subject is not None:
         where += " AND p.id = ?"
         params.append(int(subject))
@@ -217,6 +223,7 @@ class TailorTask(ScoredMatchTask):
     priority = 50
     summary = "propose resume edits for scored matches"
     max_tokens = 1500   # several edits, each with a line of resume in it twice
+    settings: ClassVar[dict[str, Setting]] = {"threshold": Setting(default=0.5, maximum=100)}
     answers_table = "resume_suggestions"
     system = SYSTEM
     schema = SCHEMA
@@ -297,6 +304,7 @@ class TailorTask(ScoredMatchTask):
         return str(min(len(edits), MAX_EDITS))
 
 
-register(TailorTask())
+# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+TASK = TailorTask()
 
-__all__ = ["MAX_EDITS", "SCHEMA", "TailorTask"]
+__all__ = ["MAX_EDITS", "SCHEMA", "TASK", "TailorTask"]

@@ -9,7 +9,7 @@ from conftest import run_cli
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 
 from jobtracker.cli import main
-from jobtracker.cli.add import SHAPES, appended, recognise
+from jobtracker.cli.add import appended, recognise, shapes
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import Workspace
 
@@ -54,7 +54,7 @@ def add(ws: Workspace, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[
 
 
 def test_every_shape_the_contract_names_is_covered() -> None:
-    assert {shape for _ats, shape, _ in SHAPES} >= {
+    assert {shape for _ats, shape, _ in shapes()} >= {
         "boards.greenhouse.io/TOKEN", "job-boards.greenhouse.io/TOKEN", "jobs.lever.co/TOKEN",
         "jobs.ashbyhq.com/TOKEN", "apply.workable.com/TOKEN",
         "careers.smartrecruiters.com/TOKEN", "TOKEN.recruitee.com", "TOKEN.jobs.personio.de",
@@ -99,7 +99,7 @@ def test_an_unknown_url_exits_2_listing_the_shapes(ws: Workspace, capsys) -> Non
     code, out, err = add(ws, capsys, "https://example.org/careers")
     assert code == 2 and out == ""
     assert "not a board URL" in err
-    for _ats, shape, _ in SHAPES:
+    for _ats, shape, _ in shapes():
         assert shape in err
     assert (ws / "sources.yaml").read_text(encoding="utf-8") == SOURCES_TEXT
 

@@ -10,10 +10,11 @@ from pathlib import Path
 
 import pytest
 
+from jobtracker.cli.base import duration
 from tests.db import raw_connect
 from tests.integration.test_runner import answer_level, make_workspace, readings
 from tests.servers.model import Fault, ModelServer
-from tui.cli import main, parse_duration
+from tui.cli import main
 
 NO_TEXTUAL = """
 import sys
@@ -63,7 +64,7 @@ def test_run_budget_and_bad_task(tmp_path: Path, capsys: pytest.CaptureFixture[s
 @pytest.mark.parametrize(("text", "seconds"), [("30m", 1800), ("2h", 7200), ("1h30m", 5400),
                                                 ("90s", 90), ("45", 45)])
 def test_deadline_durations(text: str, seconds: float) -> None:
-    assert parse_duration(text) == seconds
+    assert duration(text) == seconds
 
 
 def test_deadline_stops_admitting_units(tmp_path: Path,

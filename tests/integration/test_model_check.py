@@ -16,6 +16,7 @@ import pytest
 
 from jobtracker.cli import main
 from jobtracker.modelcheck import evalset
+from jobtracker.tasks import ordered
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.db import raw_connect
@@ -25,7 +26,8 @@ from tests.servers.model_eval import EvalAnswers
 
 LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}
 ALL_TASKS = "tasks: {level: true, judge: true, inbox: true, tailor: false, coverletter: false}\n"
-COUNTS = {t: sum(1 for i in evalset.load().items if i.task == t) for t in evalset.TASKS}
+ITEMS = evalset.load(ordered()).items
+COUNTS = {t: sum(1 for i in ITEMS if i.task == t) for t in ("level", "judge", "inbox")}
 
 
 def check(ws: Workspace, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any, str]:
@@ -77,7 +79,7 @@ def test_a_model_that_answers_every_item_right_passes_with_every_contract_key(
 def test_accuracy_below_the_bar_fails_exactly_at_it(
         tmp_path: Path, capsys: pytest.CaptureFixture[str], wrong: int, code: int,
         accuracy: float) -> None:
-    wrong_ids = [i.id for i in evalset.load().items if i.task == "level"][:wrong]
+    wrong_ids = [i.id for i in ITEMS if i.task == "level"][:wrong]
     with ModelServer(answer=EvalAnswers(wrong_ids), props=LLAMA_PROPS,
                      tokenize=count_tokens) as server:
         ws = workspace(tmp_path, server, plugins="tasks: {level: true, judge: false, "
@@ -260,7 +262,7 @@ def test_the_table_fits_80_columns_and_prints_untrusted_text_cleanly(
 
 def test_a_stricter_bar_in_config_fails_what_the_default_passes(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    wrong_ids = [i.id for i in evalset.load().items if i.task == "level"][:4]   # 10 of 14
+    wrong_ids = [i.id for i in ITEMS if i.task == "level"][:4]   # 10 of 14
     with ModelServer(answer=EvalAnswers(wrong_ids), props=LLAMA_PROPS,
                      tokenize=count_tokens) as server:
         ws = workspace(tmp_path, server, plugins="tasks: {level: true, judge: false, "
@@ -273,7 +275,6 @@ def test_a_stricter_bar_in_config_fails_what_the_default_passes(
 
 def test_the_bar_comes_from_config(tmp_path: Path) -> None:
     from jobtracker.config import load_config
-    from jobtracker.tasks import ordered
 
     path = tmp_path / "config.yaml"
     path.write_text("model_check:\n  min_accuracy: 0.9\n")

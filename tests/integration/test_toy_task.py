@@ -1,7 +1,8 @@
-"""Adding a task is one module and one import: a toy task, written to a folder on
-sys.path and imported, shows up everywhere a task does with no other edit — the
-survey, `work --dry-run`, config validation, the demo model's answers and the TUI's
-queue."""
+"""Adding a task is one module and one registry entry: a toy task, written to a folder
+on sys.path, imported and put in `jobtracker.tasks.REGISTRY` (what an entry in `TASKS`
+does), shows up everywhere a task does with no other edit — the survey, `work
+--dry-run`, config validation (its answer bound and its own setting), the demo model's
+answers, `model check` (its evaluation items) and the TUI's queue."""
 
 from __future__ import annotations
 
@@ -15,11 +16,10 @@ from typing import Any
 
 import pytest
 
-from jobtracker import runner
+from jobtracker import runner, tasks
 from jobtracker.cli import main
 from jobtracker.demo.httpserver import HTTPRequest
 from jobtracker.demo.model import DemoModelServer
-from jobtracker.tasks import REGISTRY
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.tui.fixtures import make_workspace, screen_text, seed_postings
@@ -29,10 +29,12 @@ from tui.widgets.queue import QueueTable
 TOY_MODULE = '''
 """toy: one word about each posting. Its answers live in memory: a toy needs no table."""
 
+from pathlib import Path
 from typing import Any
 
-from jobtracker.tasks import register
-from jobtracker.tasks.base import POSTING_COLUMNS, Request, Task, posting_unit
+from jobtracker.config import Setting
+from jobtracker.tasks.base import (POSTING_COLUMNS, Evaluation, Request, Task, eval_posting,
+                                   posting_unit)
 
 ANSWERED: dict[int, str] = {}
 HOOKS: list[tuple[str, int]] = []     # the runner's calls to the hooks, in order
@@ -45,6 +47,9 @@ class ToyTask(Task):
     priority = 70
     summary = "say one word about each posting"
     max_tokens = 48
+    settings = {"loudness": Setting(default=1, maximum=10)}
+    evaluation = Evaluation(Path(__file__).with_name("toy_items.yaml"), answer_field="word",
+                            accepts={"any word": ("example", "word")})
 
     async def pending(self, conn, ctx, limit=None, subject=None):
         rows = await conn.execute_fetchall(
@@ -58,10 +63,13 @@ class ToyTask(Task):
                        schema=SCHEMA)
 
     def parse(self, unit, answer: dict[str, Any], ctx):
-        return answer["word"]
+        return {"word": answer["word"], "loudness": self.setting(ctx, "loudness")}
+
+    def eval_unit(self, number, fields, ctx):
+        return posting_unit(self.name, eval_posting(number, fields))
 
     async def apply(self, conn, unit, result, ctx, model):
-        ANSWERED[unit.subject] = result
+        ANSWERED[unit.subject] = result["word"]
         return "said"
 
     async def bring_in(self, conn, ctx):
@@ -71,7 +79,15 @@ class ToyTask(Task):
         HOOKS.append(("after_applied", applied))
 
 
-register(ToyTask())
+TASK = ToyTask()
+'''
+
+# The toy's evaluation: the demo model answers every item "example", which the first
+# item's label accepts and the second's does not.
+TOY_ITEMS = '''
+items:
+  - {id: toy-right, expect: any word, title: Backend Engineer, description: "Build APIs."}
+  - {id: toy-wrong, expect: silence, title: Data Engineer, description: "Build pipelines."}
 '''
 
 # Every shipped task switched off, so the toy (on by its own default) is alone.
@@ -83,10 +99,11 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]
     folder = tmp_path / "plugins"
     folder.mkdir()
     (folder / "toy_task.py").write_text(TOY_MODULE)
+    (folder / "toy_items.yaml").write_text(TOY_ITEMS)
     monkeypatch.syspath_prepend(str(folder))
-    module = importlib.import_module("toy_task")   # the one registering import
+    module = importlib.import_module("toy_task")
+    monkeypatch.setitem(tasks.REGISTRY, "toy", module.TASK)   # the one registry entry
     yield module
-    REGISTRY.pop("toy", None)
     sys.modules.pop("toy_task", None)
 
 
@@ -136,6 +153,47 @@ def test_without_the_toy_module_its_name_is_refused(tmp_path: Path) -> None:
     (ws.home / "config.yaml").write_text("llm:\n  max_tokens: {toy: 64}\n")
     with pytest.raises(ConfigError, match=r"llm.max_tokens.toy: unknown key"):
         ws.config()
+
+
+def test_config_checks_the_toys_own_setting_as_it_declares_it(
+        toy: ModuleType, tmp_path: Path) -> None:
+    ws = toy_workspace(tmp_path, None, 0)
+    ctx = runner.load_setup(ws).context("2026-12-01T00:00:00Z")
+    assert toy.TASK.setting(ctx, "loudness") == 1                   # its declared default
+    (ws.home / "config.yaml").write_text("toy:\n  loudness: 7\n")
+    assert ws.config().task_settings["toy"] == {"loudness": 7}
+    (ws.home / "config.yaml").write_text("toy:\n  loudness: 11\n")
+    with pytest.raises(ConfigError, match=r"config.yaml:2: toy.loudness: must be a number "
+                                          r"from 0 to 10"):
+        ws.config()
+    (ws.home / "config.yaml").write_text("toy:\n  shyness: 1\n")
+    with pytest.raises(ConfigError, match=r"config.yaml:2: toy.shyness: unknown key "
+                                          r"\(expected one of: loudness\)"):
+        ws.config()
+
+
+def test_without_the_toy_module_its_section_is_refused(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path)
+    (ws.home / "config.yaml").write_text("toy:\n  loudness: 7\n")
+    with pytest.raises(ConfigError, match=r"config.yaml:1: toy: unknown key"):
+        ws.config()
+
+
+def test_model_check_asks_the_toys_items_and_scores_its_declared_field(
+        toy: ModuleType, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    with DemoModelServer(models=["test-model"], latency=0) as server:
+        ws = toy_workspace(tmp_path, server.url, 1)
+        capsys.readouterr()
+        code = main(["--home", str(ws.home), "model", "check", "--json"])
+        report = json.loads(capsys.readouterr().out)
+    [fit] = report["tasks"]
+    assert (fit["task"], fit["sampled"], fit["max_tokens"]) == ("toy", 1, 48)
+    [toy_eval] = report["eval"]
+    assert (toy_eval["task"], toy_eval["items"], toy_eval["correct"]) == ("toy", 2, 1)
+    assert toy_eval["wrong"] == [{"item": "toy-wrong", "expected": "silence",
+                                  "got": "example"}]
+    assert code == 1 and report["ok"] is False                      # 50% is below the bar
+    assert report["problems"] == ["toy: accuracy 50% is below 70%"]
 
 
 class RecordingDemoModel(DemoModelServer):

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from jobtracker.modelcheck import evalset
+from jobtracker.tasks import ordered
 from tests.servers.model import schema_answer
 
 WRONG_LABEL = {"level": {"director": "intern"}, "judge": {"fit": "poor", "misfit": "strong"},
@@ -57,7 +58,7 @@ class EvalAnswers:
     """The `answer` callable of a ModelServer that knows the evaluation set."""
 
     def __init__(self, wrong: Iterable[str] = (), replies: dict[str, str] | None = None) -> None:
-        self.items = evalset.load().items
+        self.items = evalset.load(ordered()).items
         self.wrong = set(wrong)
         self.replies = replies or {}
         self.asked: list[str] = []      # item ids, in the order they were asked

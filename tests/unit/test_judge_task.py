@@ -18,7 +18,8 @@ from jobtracker import store
 from jobtracker.config import Config, Profile
 from jobtracker.store import description_hash
 from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, ordered
-from jobtracker.tasks.judge import MAX_DESCRIPTION_CHARS, SCHEMA, VERDICTS, JudgeTask
+from jobtracker.tasks.base import DESCRIPTION_CHARS
+from jobtracker.tasks.judge import SCHEMA, VERDICTS, JudgeTask
 
 NOW = "2026-09-01T12:00:00Z"
 PROFILE = Profile(prose="Senior backend engineer. Python, distributed systems.",
@@ -124,7 +125,7 @@ async def test_long_description_is_cut_but_hashed_whole(conn: aiosqlite.Connecti
     text = "Python. " * 2000
     await add_posting(conn, 1, description=text)
     (unit,) = await TASK.pending(conn, make_ctx())
-    assert len(unit.data["description"]) == MAX_DESCRIPTION_CHARS
+    assert len(unit.data["description"]) == DESCRIPTION_CHARS
     assert unit.data["truncated"] is True
     assert unit.data["description_hash"] == description_hash(text)
     prompt = TASK.request(unit, make_ctx()).messages[-1]["content"]

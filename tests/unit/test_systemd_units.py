@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from tui.cli import parse_duration
+from jobtracker.cli.base import duration
 
 UNITS = Path(__file__).resolve().parents[2] / "docs" / "systemd"
 _SPAN = re.compile(r"(\d+)\s*(d|h|min|m|s)")
@@ -38,7 +38,7 @@ def test_the_service_is_a_oneshot_run_with_a_timeout_longer_than_its_deadline() 
     assert service["Type"] == "oneshot"
     command = service["ExecStart"].split()
     assert command[0].endswith("/jobtracker-tui") and "--run" in command
-    deadline = parse_duration(command[command.index("--deadline") + 1])
+    deadline = duration(command[command.index("--deadline") + 1])
     # The deadline stops admitting units; the timeout must leave room to finish them.
     assert timespan(service["TimeoutStartSec"]) > deadline > 0
 

@@ -45,7 +45,8 @@ ALSO_GOOD = {"original": "Ran the on-call rotation for the payments team.",
 
 def make_ctx(resume: str | None = RESUME, keywords: str | None = KEYWORDS,
              threshold: float = 0.5) -> Context:
-    return Context(home=Path("/nonexistent"), config=Config(tailor_threshold=threshold),
+    config = Config(task_settings={"tailor": {"threshold": threshold}})
+    return Context(home=Path("/nonexistent"), config=config,
                    profile=PROFILE, now=NOW,
                    texts={"resume.md": resume, "keywords.yaml": keywords,
                           "coverletter.md": None, "answers.yaml": None})
