@@ -10,9 +10,11 @@ from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, positive_int, record_id
 from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
+from jobtracker.learning import dismissals
+from jobtracker.learning.dismissals import REASONS
 from jobtracker.ranking.matches import Match, load_matches
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
@@ -27,6 +29,18 @@ def _configure_matches(parser: argparse.ArgumentParser) -> None:
                         help="show only the N best")
     parser.add_argument("--json", action="store_true",
                         help="print a JSON array of objects instead of a table")
+    parser.add_argument("--dismissed", action="store_true",
+                        help="the matches you dismissed, with the reason")
+    actions = parser.add_subparsers(dest="action", metavar="ACTION")
+    dismiss = actions.add_parser("dismiss", help="not for me: take matches out of the list")
+    dismiss.add_argument("postings", type=record_id, nargs="+", metavar="POSTING")
+    dismiss.add_argument("--reason", required=True, choices=REASONS,
+                         help="why (learn reads it)")
+    dismiss.add_argument("--note", default="", help="a note for yourself")
+    undismiss = actions.add_parser("undismiss", help="bring dismissed matches back")
+    undismiss.add_argument("postings", type=record_id, nargs="+", metavar="POSTING")
+    for child in (dismiss, undismiss):
+        add_home(child, top=False)
 
 
 def _cell(value: Any, width: int = 0) -> str:
@@ -56,15 +70,42 @@ def format_table(matches: list[Match]) -> str:
     return "\n".join(lines)
 
 
-@command("matches", "scored postings, best first", _configure_matches)
+@command("matches", "scored postings, best first; dismiss, undismiss", _configure_matches)
 def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
-    found = asyncio.run(load_matches(ws.db, ws.profile(), args.top))
+    if args.action in ("dismiss", "undismiss"):
+        return asyncio.run(_decide(args, ws))
+    found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed))
     if args.json:
         print(json.dumps([m.to_json() for m in found], indent=2))
     elif found:
         print(format_table(found))
+    elif args.dismissed:
+        print("no dismissed matches")
     else:
         print("no scored matches yet; `jobtracker rank` judges and scores open matches")
+    return EXIT_OK
+
+
+async def _decide(args: argparse.Namespace, ws: Workspace) -> int:
+    now = now_iso()
+    async with store.connect(ws.db) as conn:
+        if args.action == "undismiss":
+            async with store.write(conn):
+                back = [p for p in args.postings if await dismissals.undismiss(conn, p, now)]
+            for posting in args.postings:
+                print(f"posting {posting}: " + ("back in matches" if posting in back
+                                                else "was not dismissed"))
+            return EXIT_OK
+        try:
+            async with store.write(conn):
+                done = await dismissals.dismiss(conn, args.postings, args.reason, args.note,
+                                                now)
+        except dismissals.DismissError as error:
+            print(f"jobtracker: {error}", file=sys.stderr)
+            return EXIT_USAGE
+    for item in done:
+        what = "already dismissed" if item.already else f"dismissed ({args.reason})"
+        print(f"posting {item.posting_id} ({item.label}): {what}")
     return EXIT_OK
 
 

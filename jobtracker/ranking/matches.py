@@ -40,6 +40,8 @@ class Match:
     prompt_version: str | None = None   # the judge prompt it answered (None: unknown)
     also_on: list[str] = field(default_factory=list)   # other open postings' pages
     reposted: str | None = None   # YYYY-MM-DD: the job came back under a new id then
+    why: dict[str, float] = field(default_factory=dict)   # the score's parts, adding up to it
+    dismissed: str | None = None  # the reason, when the user dismissed it (`--dismissed`)
 
     @property
     def label(self) -> str:
@@ -55,8 +57,24 @@ class Match:
 _FIELDS = tuple(f.name for f in fields(Match))
 
 
-async def load_matches(db: Path, profile: Profile, top: int | None = None) -> list[Match]:
-    """Open, scored matches, best first (score, then posting id).
+# `why`'s names for the stored parts (docs/learning.md): the contract calls the
+# verdict's part `verdict`; parts a score does not have yet are there as 0.
+WHY = {"fit": "verdict", "remote": "remote", "location": "location", "recency": "recency",
+       "salary": "salary", "prerank": "prerank", "learned": "learned"}
+
+
+def why(parts: dict[str, dict[str, Any]]) -> dict[str, float]:
+    """The score's parts as points by name; they add up to the score (to its 4 places)."""
+    out = dict.fromkeys(WHY.values(), 0.0)
+    for name, part in parts.items():
+        out[WHY.get(name, name)] = float(part.get("points", 0.0))
+    return out
+
+
+async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
+                       dismissed: bool = False) -> list[Match]:
+    """Open, scored matches, best first (score, then posting id); with `dismissed`, the
+    ones the user dismissed instead (they are left out otherwise).
 
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
@@ -65,12 +83,14 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
         "p.board_id, p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "p.description_hash) AS stale, r.model, r.prompt_version "
+        "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
-        f"WHERE {where} ORDER BY s.score DESC, p.id")
+        "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+        f"WHERE {where} AND d.id IS {'NOT ' if dismissed else ''}NULL "
+        "ORDER BY s.score DESC, p.id")
     params = [profile.prose_hash, *params]
     if top is not None:
         sql += " LIMIT ?"
@@ -81,12 +101,13 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None) -> li
     out = []
     for row in rows:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
+        parts = json.loads(row["parts"])
         out.append(Match(
             id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
             title=row["title"], location=row["location"], url=url, status=row["status"],
-            stale=bool(row["stale"]), parts=json.loads(row["parts"]),
+            stale=bool(row["stale"]), parts=parts,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
-            reposted=reposted))
+            reposted=reposted, why=why(parts), dismissed=row["dismissed"]))
     return out
 
 

@@ -11,14 +11,14 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Callable, Iterable
-from datetime import date, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from jobtracker.config import STATUSES, Followup
-from jobtracker.tracker.overview import Row, load_rows
+from jobtracker.config import STATUSES
+from jobtracker.tracker.overview import Row
 
 if TYPE_CHECKING:
-    import aiosqlite
+    pass
 
 
 def responded(row: Row) -> bool:
@@ -76,10 +76,6 @@ def summarize(rows: list[Row]) -> dict[str, Any]:
         "by_verdict": _by(rows, lambda r: r.verdict, "verdict"),
         "by_resume": _by(rows, lambda r: "tailored" if r.tailored else "master", "resume"),
     }
-
-
-async def stats(conn: aiosqlite.Connection, followup: Followup, today: date) -> dict[str, Any]:
-    return summarize(await load_rows(conn, followup, today))
 
 
 # --- for people -------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""Reading a YAML file so that every error can name the file, the line and the field."""
+"""The workspace's YAML files: read so that every error can name the file, the line and
+the field; `edit` changes one value in a file's own text, keeping the rest as written."""
 
 from __future__ import annotations
 

@@ -1,0 +1,28 @@
+"""`jobtracker learn`: suggest profile.yaml changes from your decisions, as proposals."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+
+from jobtracker.cli.base import EXIT_OK, command
+from jobtracker.learning.learn import learn_workspace, report
+from jobtracker.workspace import Workspace
+
+
+def _configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="a JSON object")
+
+
+@command("learn", "suggest profile.yaml changes from your dismissals and outcomes", _configure)
+def cmd_learn(args: argparse.Namespace, ws: Workspace) -> int:
+    found = asyncio.run(learn_workspace(ws))
+    if args.json:
+        print(json.dumps({"decisions": found.decisions,
+                          "made": [{"id": i, "summary": s} for i, s in found.made],
+                          "waiting": found.waiting, "declined": found.declined,
+                          "unusable": found.unusable}, ensure_ascii=False))
+    else:
+        print("\n".join(report(found)))
+    return EXIT_OK
