@@ -57,7 +57,7 @@ async def load_decisions(conn: aiosqlite.Connection) -> tuple[list[Dismissal], l
     applied = [Applied(r[0], r[1], r[2] or "", r[3] or "", _level(r[4]))
                for r in await conn.execute_fetchall(
                    "SELECT a.id, a.posting_id, COALESCE(p.company, a.company), "
-                   "COALESCE(p.title, a.title), p.title_level "
+                   "COALESCE(p.title, ''), p.title_level "
                    "FROM applications AS a LEFT JOIN postings AS p ON p.id = a.posting_id "
                    "WHERE a.status != 'saved' ORDER BY a.id")]
     return dismissed, applied

@@ -49,9 +49,11 @@ def test_an_edit_changes_its_own_line_and_nothing_else(edit: Edit, removed: list
 def test_block_lists_and_mappings_grow_in_their_own_style_and_indentation() -> None:
     text = "levels:\n    - senior   # me\n    - staff\nweights:\n   fit: 1.0\n# end\n"
     assert apply(text, Edit("append", ("levels",), "principal")) == (
-        "levels:\n    - senior   # me\n    - staff\n    - principal\nweights:\n   fit: 1.0\n# end\n")
+        "levels:\n    - senior   # me\n    - staff\n    - principal\n"
+        "weights:\n   fit: 1.0\n# end\n")
     assert apply(text, Edit("set", ("weights", "salary"), 0.2)) == (
-        "levels:\n    - senior   # me\n    - staff\nweights:\n   fit: 1.0\n   salary: 0.2\n# end\n")
+        "levels:\n    - senior   # me\n    - staff\n"
+        "weights:\n   fit: 1.0\n   salary: 0.2\n# end\n")
     assert apply(text, Edit("remove", ("levels",), "senior")) == (
         "levels:\n    - staff\nweights:\n   fit: 1.0\n# end\n")
 
