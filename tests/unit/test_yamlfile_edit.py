@@ -139,7 +139,10 @@ def test_any_layout_gets_exactly_the_edit_and_keeps_every_comment(text: str, edi
         assert edit.op == "remove"
         return
     assert yaml.safe_load(after) == expected(yaml.safe_load(text), edit)
-    kept = [line for line in text.splitlines() if "#" in line]
+    # Every comment stays, but the one on a block item's own line when that item goes.
+    gone = f"- {edit.value}" if edit.op == "remove" else None
+    kept = [line for line in text.splitlines()
+            if "#" in line and not (gone and line.strip().startswith(gone))]
     comments = [line[line.index("#"):] for line in kept]
     assert all(c in after for c in comments)
     assert ("\r\n" in after) == ("\r\n" in text)
