@@ -129,7 +129,8 @@ EDITS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+# Derandomized: the same 300 layouts every run, so CI cannot go red by the draw.
+@settings(max_examples=300, deadline=None, derandomize=True, database=None)
 @given(profiles(), EDITS)
 def test_any_layout_gets_exactly_the_edit_and_keeps_every_comment(text: str, edit: Edit) -> None:
     try:
