@@ -22,7 +22,8 @@ def cmd_learn(args: argparse.Namespace, ws: Workspace) -> int:
         print(json.dumps({"decisions": found.decisions,
                           "made": [{"id": i, "summary": s} for i, s in found.made],
                           "waiting": found.waiting, "declined": found.declined,
-                          "unusable": found.unusable}, ensure_ascii=False))
+                          "unusable": found.unusable, "later": found.later},
+                         ensure_ascii=False))
     else:
         print("\n".join(report(found)))
     return EXIT_OK

@@ -37,6 +37,9 @@ from jobtracker.workspace import Workspace
 from jobtracker.yamlfile.edit import EditError, apply
 
 TASK = "learn"
+# Proposals made by one run at most, strongest evidence first: a review queue of a
+# hundred profile edits is noise, and the rest are still there next time.
+MAX_NEW = 10
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class Learned:
     declined: int                    # suggestions the user rejected, on too little new evidence
     unusable: list[str]              # suggestions this file cannot take as written (why)
     decisions: int                   # dismissals and applications read
+    later: int = 0                   # suggestions left for a later run (MAX_NEW made)
 
 
 async def load_decisions(conn: aiosqlite.Connection) -> tuple[list[Dismissal], list[Applied]]:
@@ -118,10 +122,13 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
         raise ConfigError(path, f"cannot read: {error}") from None
     dismissed, applied = await load_decisions(conn)
     found = suggestions(profile, dismissed, applied, _filtered_companies(profile))
-    made, waiting, declined, unusable = [], 0, 0, []
+    made, waiting, declined, unusable, later = [], 0, 0, [], 0
     async with store.write(conn):
         earlier = await _earlier(conn)
-        for suggestion in found:
+        for index, suggestion in enumerate(found):
+            if len(made) >= MAX_NEW:
+                later = len(found) - index
+                break
             before = earlier.get(edit_key(suggestion), [])
             if any(state == "pending" for state, _ in before):
                 waiting += 1
@@ -148,7 +155,7 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
                 input_hash=text_hash(text))
             if known is None:
                 made.append((new_id, suggestion.summary))
-    return Learned(made, waiting, declined, unusable, len(dismissed) + len(applied))
+    return Learned(made, waiting, declined, unusable, len(dismissed) + len(applied), later)
 
 
 def _payload(suggestion: Suggestion, text: str) -> dict[str, Any]:
@@ -167,7 +174,8 @@ async def learn_workspace(ws: Workspace, now: str | None = None) -> Learned:
 def report(found: Learned) -> list[str]:
     lines = [f"learn: read {found.decisions} decision(s); {len(found.made)} new proposal(s)"
              + (f", {found.waiting} already waiting" if found.waiting else "")
-             + (f", {found.declined} you turned down" if found.declined else "")]
+             + (f", {found.declined} you turned down" if found.declined else "")
+             + (f", {found.later} more next time" if found.later else "")]
     lines += [f"  proposal {pid}: {one_line(summary)}" for pid, summary in found.made]
     lines += [f"  not proposed: {one_line(why)}" for why in found.unusable]
     if found.made:

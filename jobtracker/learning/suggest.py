@@ -10,8 +10,8 @@ in it, and only where the decisions agree strongly (SHARE of them). The rules:
   `exclude`, unless the user applied to a posting with that word in its title.
   When the word is a level the profile asks for, the suggestion is to remove that
   level instead.
-- **company filter**: dismissals of one company's postings → a `filters.companies`
-  entry with the reason most given.
+- **company filter**: dismissals of one company's postings, SHARE of them for one
+  reason → a `filters.companies` entry with that reason.
 - **weight**: dismissals for `location` or `salary` making up SHARE of them all →
   that part's weight up by WEIGHT_STEP (a higher weight ranks postings that have
   it above those that do not).
@@ -143,11 +143,13 @@ def _companies(dismissals: Sequence[Dismissal], filtered: set[str]) -> list[Sugg
         if len(items) < MIN_DECISIONS or key in filtered:
             continue
         reason, count = Counter(d.reason for d in items).most_common(1)[0]
+        if count < MIN_DECISIONS or count < SHARE * len(items):
+            continue        # dismissed for all sorts of reasons: nothing about the company
         name = items[0].company.strip()
-        evidence = f"you dismissed {len(items)} of {name}'s postings ({count} for `{reason}`)"
+        evidence = f"you dismissed {len(items)} of {name}'s postings, {count} for `{reason}`"
         out.append(Suggestion("company", Edit("append", ("filters", "companies"),
                                               {"name": name, "reason": reason}),
-                              evidence, _refs(items)))
+                              evidence, _refs(d for d in items if d.reason == reason)))
     return out
 
 

@@ -46,11 +46,17 @@ def test_a_dismissed_level_the_profile_asks_for_is_a_level_removed_not_an_exclud
 
 
 def test_one_company_dismissed_again_and_again_becomes_a_company_filter() -> None:
-    items = [Dismissal(i, i, "company" if i < 4 else "salary", "Staffing Co", f"Job {i}")
-             for i in range(6)]
+    items = [Dismissal(i, i, "company" if i < 6 else "salary", "Staffing Co", f"Job {i}")
+             for i in range(8)]
     found = suggestions(PROFILE, items, [])
-    assert Edit("append", ("filters", "companies"),
-                {"name": "Staffing Co", "reason": "company"}) in edits(found)
+    (company,) = [s for s in found if s.rule == "company"]
+    assert company.edit == Edit("append", ("filters", "companies"),
+                                {"name": "Staffing Co", "reason": "company"})
+    assert company.evidence == "you dismissed 8 of Staffing Co's postings, 6 for `company`"
+    assert len(company.decisions) == 6
+    mixed = [Dismissal(i, i, ("company", "salary", "role")[i % 3], "Mixed", "Job")
+             for i in range(9)]
+    assert [s for s in suggestions(PROFILE, mixed, []) if s.rule == "company"] == []
     assert suggestions(PROFILE, items, [], filtered_companies=["staffing co"]) == [
         s for s in found if s.rule != "company"]
 
