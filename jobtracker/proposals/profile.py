@@ -136,11 +136,5 @@ async def _labels(conn: aiosqlite.Connection, ids: list[object]) -> dict[object,
     return {r[0]: one_line(f"{r[1] or ''} - {r[2] or ''}", 60) for r in rows}
 
 
-def _show(proposal: Proposal) -> list[str]:
-    payload = proposal.payload
-    return [f"evidence: {one_line(str(payload.get('evidence') or ''))}",
-            f"decisions: {len(payload.get('decisions') or [])}"]
-
-
 KIND = Kind("profile", _apply, _undo, _stale,
-            Presentation(word="profile", detail=_detail, show=_show))
+            Presentation(word="profile", detail=_detail))
