@@ -17,6 +17,7 @@ from typing import Any
 from jobtracker import applications, proposals, store
 from jobtracker.applications import Change
 from jobtracker.clock import now_iso
+from jobtracker.learning import dismissals
 from jobtracker.proposals import Decision, Line, Proposal
 
 
@@ -158,3 +159,14 @@ async def load_ranking(db: Path, posting_id: int) -> Ranking | None:
     if row is None:
         return None
     return Ranking(_strings(row[0]), _strings(row[1]), _strings(row[2]))
+
+
+async def dismiss(db: Path, posting_id: int, reason: str, note: str) -> None:
+    """Dismiss one match, as `jobtracker matches dismiss` does."""
+    async with store.connect(db) as conn, store.write(conn):
+        await dismissals.dismiss(conn, [posting_id], reason, note, now_iso())
+
+
+async def undismiss(db: Path, posting_id: int) -> bool:
+    async with store.connect(db) as conn, store.write(conn):
+        return await dismissals.undismiss(conn, posting_id, now_iso())

@@ -38,7 +38,7 @@ async def test_m_lists_scored_matches_best_first_with_their_parts(app: Jobtracke
         assert screen.query_one(DataTable).row_count == 3
         text = screen_text(app)
         assert "3 scored" in text
-        assert "fit    1.00 × 1.0 = 1.00 verdict strong" in text
+        assert "fit    ██████████ 1.00 × 1.0 = 1.00 verdict strong" in text
         assert "reasons: Python backend; staff scope" in text
 
 

@@ -27,6 +27,7 @@ from jobtracker.config import STATUSES
 from jobtracker.ranking.matches import Match, load_matches
 from tui import data
 from tui.literal import block, line
+from tui.screens.dismiss import DismissPicker
 from tui.screens.packet import PacketScreen
 from tui.screens.table_detail import TableDetail
 
@@ -36,18 +37,33 @@ if TYPE_CHECKING:
 VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
 
 
+BAR_CELLS = 10    # the widest part's bar
+
+
+def bar(points: float, widest: float) -> Text:
+    """`██████░░░░`: a part's points against the widest part's; a negative part in red."""
+    filled = round(BAR_CELLS * abs(points) / widest) if widest > 0 else 0
+    filled = max(filled, 1) if points else 0
+    return Text("█" * filled + "░" * (BAR_CELLS - filled),
+                style="red" if points < 0 else "green")
+
+
 def parts_table(parts: dict[str, dict[str, Any]], score: float) -> Table:
-    """`fit  1.00 × 1.0 = 1.00  verdict strong`: each part, and the sum they make."""
+    """`fit  ██████████  1.00 × 1.0 = 1.00  verdict strong`: each part with a bar of its
+    points, and the sum they make, so "why is this above that" reads at a glance."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
+    grid.add_column(no_wrap=True)
     for _ in range(3):
         grid.add_column(justify="right", no_wrap=True)
     grid.add_column()
+    widest = max((abs(float(p.get("points", 0))) for p in parts.values()), default=0.0)
     for name, part in parts.items():
-        grid.add_row(name, f"{float(part.get('value', 0)):.2f} ×",
-                     f"{float(part.get('weight', 0)):.1f} =",
-                     f"{float(part.get('points', 0)):.2f}", line(part.get("basis")))
-    grid.add_row("score", "", "", Text(f"{score:.2f}", style="bold"), "")
+        points = float(part.get("points", 0))
+        grid.add_row(name, bar(points, widest), f"{float(part.get('value', 0)):.2f} ×",
+                     f"{float(part.get('weight', 0)):.1f} =", f"{points:.2f}",
+                     line(part.get("basis")))
+    grid.add_row("score", "", "", "", Text(f"{score:.2f}", style="bold"), "")
     return grid
 
 
@@ -116,6 +132,7 @@ class MatchesScreen(Screen[None]):
     HELP_TITLE = "Matches"
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
+    showing_dismissed = False    # `D`: the dismissed matches instead of the list
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     _title_width = 0          # the title column's width the rows were laid out for
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -130,6 +147,11 @@ class MatchesScreen(Screen[None]):
                 tooltip="the application packet: the form's fields and answers"),
         Binding("u", "copy_url", "Copy URL", id="matches.url", show=False,
                 tooltip="copy the posting's URL to the clipboard (OSC 52)"),
+        Binding("d", "dismiss", "Dismiss", id="matches.dismiss",
+                tooltip="not for me: dismiss this match with a reason (in the dismissed "
+                        "list: bring it back)"),
+        Binding("D", "toggle_dismissed", "Dismissed", id="matches.dismissed", show=False,
+                tooltip="show the dismissed matches instead (again: the matches)"),
         Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
     ]
 
@@ -149,11 +171,17 @@ class MatchesScreen(Screen[None]):
 
     @work(exclusive=True, group="matches-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
-        self.matches = await load_matches(self.app.db, self.app.setup.profile)
+        self.matches = await load_matches(self.app.db, self.app.setup.profile,
+                                          dismissed=self.showing_dismissed)
         self._fill(keep)
-        summary = Text(" Matches ─ ", style="bold")
-        summary.append(f"{len(self.matches)} scored" if self.matches else
-                       "nothing scored yet: the judge task judges and scores open matches")
+        if self.showing_dismissed:
+            summary = Text(" Dismissed ─ ", style="bold")
+            summary.append(f"{len(self.matches)} dismissed; d brings one back, D the matches"
+                           if self.matches else "nothing dismissed; D shows the matches")
+        else:
+            summary = Text(" Matches ─ ", style="bold")
+            summary.append(f"{len(self.matches)} scored" if self.matches else
+                           "nothing scored yet: the judge task judges and scores open matches")
         self.query_one("#matches-summary", Static).update(summary)
         await self._show_detail()
 
@@ -209,7 +237,7 @@ class MatchesScreen(Screen[None]):
         self.query_one("#matches-status", Static).update(line(message))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("open", "status", "packet", "copy_url"):
+        if action in ("open", "status", "packet", "copy_url", "dismiss"):
             return True if self.matches else None
         return True
 
@@ -244,6 +272,42 @@ class MatchesScreen(Screen[None]):
             return
         self.app.copy_to_clipboard(match.url)
         self.say(f"copied the URL of {match.label}")
+
+    def action_toggle_dismissed(self) -> None:
+        self.showing_dismissed = not self.showing_dismissed
+        self.reload()
+
+    def action_dismiss(self) -> None:
+        match = self.current
+        if match is None:
+            return
+        if self.showing_dismissed:
+            self._undismiss(match)
+        else:
+            self.app.push_screen(DismissPicker(match.label),
+                                 lambda picked: self._dismiss(match, picked))
+
+    @work(exclusive=True, group="matches-dismiss", exit_on_error=False)
+    async def _dismiss(self, match: Match, picked: tuple[str, str] | None) -> None:
+        if picked is None:
+            return
+        reason, note = picked
+        await data.dismiss(self.app.db, match.id, reason, note)
+        self.say(f"dismissed {match.label} ({reason}); D lists the dismissed")
+        await self.reload(keep=self._neighbour(match))
+
+    @work(exclusive=True, group="matches-dismiss", exit_on_error=False)
+    async def _undismiss(self, match: Match) -> None:
+        await data.undismiss(self.app.db, match.id)
+        self.say(f"{match.label} is back in the matches")
+        await self.reload(keep=self._neighbour(match))
+
+    def _neighbour(self, match: Match) -> int | None:
+        """The match after `match` (else before it): where the cursor goes once it leaves."""
+        ids = [m.id for m in self.matches]
+        at = ids.index(match.id) if match.id in ids else -1
+        rest = ids[at + 1:] + ids[:at][::-1] if at >= 0 else ids
+        return rest[0] if rest else None
 
     def action_status(self) -> None:
         match = self.current
