@@ -17,7 +17,7 @@ import pytest
 
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import Event, EventType
-from tests.tui.fixtures import make_workspace, seed_postings, seed_review, wait_until
+from tests.tui.fixtures import make_workspace, screen_text, seed_postings, seed_review, wait_until
 from tui.app import JobtrackerApp, Phase
 from tui.clock import FrozenClock
 
@@ -100,7 +100,8 @@ def test_matches(snap_compare: Any, app: JobtrackerApp, size: tuple[int, int]) -
         await pilot.press("m")
         # The list is read by a worker; the footer's keys light up once it holds rows.
         await wait_until(pilot, lambda: bool(getattr(app.screen, "matches", None)))
-        await pilot.pause(0.2)
+        # The detail pane is read by a second worker once a row is highlighted.
+        await wait_until(pilot, lambda: "verdict strong" in screen_text(app))
 
     assert snap_compare(app, terminal_size=size, run_before=matches_loaded)
 
