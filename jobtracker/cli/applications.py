@@ -21,9 +21,9 @@ from typing import Any
 from jobtracker import applications, clock, store, tracker
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
 from jobtracker.config import STATUSES
-from jobtracker.learning import calibration
 from jobtracker.text import clean_text, one_line
-from jobtracker.tracker.funnel import bars, counted, summarize
+from jobtracker.tracker import calibration
+from jobtracker.tracker.funnel import bars, counted
 from jobtracker.tracker.overview import Row
 from jobtracker.workspace import Workspace
 
@@ -201,11 +201,7 @@ def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
 async def _stats(ws: Workspace, today: date) -> dict[str, Any]:
     followup = ws.config().followup
     async with store.connect(ws.db) as conn:
-        rows = await tracker.load_rows(conn, followup, today)
-        summary = summarize(rows)
-        summary["calibration"] = calibration.calibration(
-            rows, await calibration.dismissed_by_verdict(conn))
-        return summary
+        return await tracker.stats(conn, followup, today)
 
 
 def format_stats(s: dict[str, Any]) -> str:

@@ -12,7 +12,7 @@ from jobtracker import applications, store
 from jobtracker.applications import Change
 from jobtracker.clock import now_iso
 from jobtracker.config import Followup
-from jobtracker.tracker.funnel import summarize
+from jobtracker.tracker.calibration import with_calibration
 from jobtracker.tracker.overview import Row, load_rows
 from jobtracker.tracker.timeline import Timeline, load_timeline
 
@@ -27,7 +27,7 @@ async def overview(db: Path, followup: Followup, today: date) -> Overview:
     """Every application and the funnel, from one read."""
     async with store.connect(db) as conn:
         rows = await load_rows(conn, followup, today)
-    return Overview(rows, summarize(rows))
+        return Overview(rows, await with_calibration(conn, rows))
 
 
 async def timeline(db: Path, application_id: int, followup: Followup,

@@ -62,7 +62,21 @@ def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
         text.append(f" {count}\n")
     text.append(f"replied {counted(summary['responded'], summary['applications'])}",
                 style="dim")
+    entries = [e for e in summary.get("calibration", []) if e["applications"] or e["dismissed"]]
+    if entries:
+        text.append(f"\n\n{'verdict':<8} {'sent':>4} {'interviews':<11} dismissed", style="bold")
+        for entry in entries:
+            text.append(f"\n{entry['verdict']:<8}", style="bold")
+            text.append(calibration_cells(entry))
     return text
+
+
+def calibration_cells(entry: dict[str, Any]) -> str:
+    """` 7 2 (29%)      1`: sent, interviews (the rate only from five sent up), dismissed."""
+    rate = entry["interview_rate"]
+    interviews = f"{entry['interviews']}" + (f" ({round(100 * rate)}%)" if rate is not None
+                                             else "")
+    return f" {entry['applications']:>4} {interviews:<11} {entry['dismissed']:>9}"
 
 
 class ApplicationsScreen(Screen[None]):

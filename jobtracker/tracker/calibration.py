@@ -11,13 +11,15 @@ contradict are named: a `poor` or `partial` match that got an interview, a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import date
 from typing import Any
 
 import aiosqlite
 
+from jobtracker.config import Followup
 from jobtracker.ranking.scoring import VERDICTS
-from jobtracker.tracker.funnel import interviewed, rate, responded
-from jobtracker.tracker.overview import Row
+from jobtracker.tracker.funnel import interviewed, rate, responded, summarize
+from jobtracker.tracker.overview import Row, load_rows
 
 MIN_FOR_RATE = 5
 _LOW = ("partial", "poor")
@@ -85,3 +87,15 @@ def table(entries: Sequence[dict[str, Any]]) -> list[str]:
     if len(against) > 10:
         lines.append(f"  … and {len(against) - 10} more contradicted (stats --json lists all)")
     return lines
+
+
+async def stats(conn: aiosqlite.Connection, followup: Followup, today: date) -> dict[str, Any]:
+    """The funnel of every application with its `calibration`: `jobtracker stats` and the
+    Applications screen read this one object."""
+    return await with_calibration(conn, await load_rows(conn, followup, today))
+
+
+async def with_calibration(conn: aiosqlite.Connection, rows: list[Row]) -> dict[str, Any]:
+    summary = summarize(rows)
+    summary["calibration"] = calibration(rows, await dismissed_by_verdict(conn))
+    return summary
