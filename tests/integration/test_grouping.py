@@ -271,7 +271,8 @@ async def _store(conn: aiosqlite.Connection, token: str, *items: NormalizedPosti
     """One board's listing, as fetch stores it, without the pass that runs after."""
     async with store.write(conn):
         board = await upsert.ensure_board(conn, "greenhouse", token, "Acme", configured=True)
-        await upsert.apply_board(conn, board, "Acme", items, "2026-10-01T00:00:00Z", _Counts())
+        await upsert.apply_board(conn, groups.BoardGroups(conn, board), "Acme", items,
+                                 "2026-10-01T00:00:00Z", _Counts())
 
 
 async def _queued(conn: aiosqlite.Connection) -> list[int]:
@@ -363,7 +364,8 @@ async def test_a_posting_stored_without_its_key_is_queued_and_grouped(
 async def test_a_fetch_groups_what_another_writer_left_even_when_nothing_changed(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     """Boards whose listing left the pass nothing do not run it; the fetch still runs
-    it once first, for rows other writers put on the work list."""
+    it once, as its first board is written, for rows other writers put on the work
+    list."""
     world = World(server)
     world.serve(gh=[gh_job(11)], rok=[])
     await world.fetch(conn)
