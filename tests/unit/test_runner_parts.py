@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 import random
 
-from jobtracker.cli.work import format_queue
 from jobtracker.run.feeder import Budget
 from jobtracker.run.gate import InOrder
+from jobtracker.run.headless import format_queue
 from jobtracker.runner import TaskState, choose
 
 STATES = [
