@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+import unicodedata
 from collections.abc import Sequence
 
 import pytest
@@ -42,19 +43,40 @@ def test_description_words_drop_punctuation_and_case() -> None:
         "build", "the", "ledger", "in", "go", "fast", "remote"]
 
 
+@pytest.mark.parametrize(("text", "expected"), [
+    ("foo_bar baz", ["foo_bar", "baz"]),                  # the underscore is a word character
+    ("Ｆｕｌｌ－ｗｉｄｔｈ　ＡＰＩ，２０２６", ["full", "width", "api", "2026"]),   # NFKC first
+    ("ﬁnance ＆ ops", ["finance", "ops"]),                # a ligature is its letters
+    ("C++ / C# $100k © 2026™ 50€", ["c", "c", "100k", "2026tm", "50"]),   # NFKC: ™ is TM
+    ("x²\x00y\x7fz\x1c", ["x2", "y", "z"]),             # control characters part words
+    ("naïve Müller — “quoted”…", ["naïve", "müller", "quoted"]),
+])
+def test_description_words_are_exactly_the_words_the_keys_read(text: str,
+                                                                 expected: list[str]) -> None:
+    """`text_words` (descriptions) and `words` (company and title keys) are documented as
+    the same words: the same on the cases they once told apart."""
+    assert samejob.words(text) == expected
+    assert samejob.text_words(text) == expected
+
+
 def test_description_words_are_the_same_on_the_ascii_and_unicode_paths() -> None:
-    """ASCII text is split through a translation table, other text mark by mark
-    (faster there): both give the words a regular expression finds, what is neither
-    whitespace nor punctuation."""
-    token = re.compile(r"[^\s" + re.escape("".join(samejob._MARKS)) + r"]+")
+    """ASCII text is split through a table, text with typographic marks after replacing
+    them, other text as `words` reads it: all three give `words`' words."""
     rng = random.Random(11)
     pieces = ["Acme", "ledger", "Go", "naïve", "Müller", "x1", "\u00a0", " ", "\n\t", ",",
-              "—", "“", "”", "…", "(", ")", "'", "-", "•", "€", "+", "_", "\u2003", "\x1c"]
+              "—", "“", "”", "…", "(", ")", "'", "-", "•", "€", "+", "_", "\u2003", "\x1c",
+              "ＡＢ", "１", "，", "ﬁ", "²", "e\u0301", "日本", "™", "$", "\x00", "·", "Ⅻ"]
     for _ in range(3000):
         text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 40)))
-        table = text.casefold().translate(samejob._PUNCTUATION).split()
-        assert samejob.text_words(text) == table, repr(text)
-        assert token.findall(text.casefold()) == table, repr(text)
+        assert samejob.text_words(text) == samejob.words(text), repr(text)
+
+
+def test_every_mark_replaced_before_the_words_are_read_leaves_them_as_they_were() -> None:
+    """A mark is replaced by a space only when it is no word character and NFKC makes
+    none of it one: then the words around it are the same either way."""
+    for mark in samejob._WIDE_MARKS:
+        assert not re.search(r"\w", unicodedata.normalize("NFKC", mark)), repr(mark)
+        assert samejob.words(f"a{mark}b") == ["a", "b"], repr(mark)
 
 
 def test_a_missing_or_short_description_proves_nothing() -> None:
