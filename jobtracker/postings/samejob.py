@@ -8,10 +8,11 @@ an aggregator's link back, a repost's date line), compared as stored (texts of
 `RAW_KEPT_MIN` characters or more) or as words; or word 3-shingle sets whose Jaccard
 similarity is at least `THRESHOLD`. The middle test is the last one's cheap
 shortcut: a pair it accepts scores above THRESHOLD on the last anyway (at least 0.71
-at the shortest texts compared, about 0.9 at a posting's usual length — tests/unit/
-test_samejob.py checks it on random edits), and it costs a few string comparisons in
-C instead of splitting both texts into words and shingles. Grouping asks it first, on
-its own (`near_copy`), of every candidate: a near copy settles where a posting goes.
+at the shortest texts compared, about 0.9 at a posting's usual length —
+tests/unit/test_postings_samejob.py checks it on random edits), and it costs a few
+string comparisons in C instead of splitting both texts into words and shingles.
+Grouping asks it first, on its own (`near_copy`), of every candidate: a near copy
+settles where a posting goes.
 
 Why shingles and an exact Jaccard rather than MinHash: the key already narrows the
 comparison to a handful of postings (one company's postings under one title), so
@@ -24,7 +25,7 @@ Why 3-word shingles and 0.6: a job's text reached twice differs by reformatting
 aggregator's "Via ..." link back: Jaccard ~0.95), or an edited sentence or two
 (~0.8). Two different jobs under one title at one company share the company's
 boilerplate (about the company, benefits), typically half the text or less, which
-puts them below ~0.45. tests/unit/test_samejob.py holds a labelled set and prints
+puts them below ~0.45. tests/unit/test_postings_samejob.py holds a labelled set and prints
 the false merges and misses at this threshold.
 """
 
@@ -55,7 +56,7 @@ _ASCII_SPACES = {code: " " for code in range(128)
 # NFKC and the regular expression. So first each of these non-ASCII marks and spaces the
 # text holds is replaced by a space on its own (one search in C per mark): most text is
 # ASCII after that. Each is no word character, and NFKC makes none of it one, so a space
-# in its place leaves the words as they were (tests/unit/test_samejob.py checks).
+# in its place leaves the words as they were (tests/unit/test_postings_samejob.py checks).
 _WIDE_MARKS = tuple("“”‘’«»‹›–—‐‑‒―•·…¡¿§¶†‡") + tuple(
     chr(code) for code in range(0x80, 0x3001) if chr(code).isspace())
 # Legal forms that one source writes and another leaves out ("Acme, Inc." / "Acme").

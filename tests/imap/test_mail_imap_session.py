@@ -1,22 +1,20 @@
-"""What Dovecot will not do on demand, from the loopback fault server; and the pieces:
-the command guard, the password, the config section."""
+"""The IMAP session: what Dovecot will not do on demand, from the loopback fault
+server, and the guard that refuses every command that writes."""
 
 from __future__ import annotations
 
 import imaplib
-import sys
 import time
 from pathlib import Path
 
 import aiosqlite
 import pytest
 
-from jobtracker.config import Config, ConfigError, Profile, load_config
+from jobtracker.config import Config, Profile
 from jobtracker.mail.imap import FETCH_BYTES, ImapError, sync_imap
 from jobtracker.mail.imap import sync as imap_sync
-from jobtracker.mail.imap.password import needs_shell, run_password_command
 from jobtracker.mail.imap.session import Session
-from jobtracker.tasks import Context, ordered
+from jobtracker.tasks import Context
 from jobtracker.tasks.inbox import InboxTask
 from tests.imap.conftest import NOW, account, message
 from tests.servers.imap_faults import HUGE, FaultImap
@@ -116,45 +114,6 @@ def test_the_guard_refuses_every_command_that_writes(pw: str) -> None:
         sent = " ".join(server.commands).upper()
     for word in ("SELECT", "STORE", "COPY", "EXPUNGE", "APPEND", "MOVE", "BODY[]", "RFC822 "):
         assert word not in sent
-
-
-def test_password_command_runs_without_a_shell_unless_it_needs_one(tmp_path: Path) -> None:
-    assert not needs_shell("pass show mail/imap")
-    assert needs_shell("gpg -dq ~/.imap.gpg") and needs_shell("cat pw | head -1")
-    script = f"{sys.executable} -c \"print('s3cret-line'); print('second')\""
-    assert run_password_command(script) == "s3cret-line"
-    # `$0` is a shell's: without a shell it would be printed as is.
-    assert run_password_command("echo $0 | tr -d '\\n'; echo") == "/bin/sh"
-    with pytest.raises(ImapError) as failed:
-        run_password_command(f"{sys.executable} -c \"print('leaked-pw'); raise SystemExit(3)\"")
-    assert "exit status 3" in str(failed.value) and "leaked-pw" not in str(failed.value)
-    with pytest.raises(ImapError, match="no such program"):
-        run_password_command("/nonexistent/pass show x")
-
-
-def test_config_section(tmp_path: Path) -> None:
-    path = tmp_path / "config.yaml"
-    path.write_text("imap:\n  host: imap.example.org\n  user: ada@example.org\n"
-                    "  password_env: JT\n  folders: [INBOX, Jobs/Replies]\n")
-    imap = load_config(path, ordered()).imap
-    assert imap is not None and (imap.port, imap.tls) == (993, True)
-    assert imap.folders == ("INBOX", "Jobs/Replies")
-    assert imap.account == "ada@example.org@imap.example.org:993"
-    for text, fragment in [
-        ("imap:\n  host: imap.example.org\n  user: a\n  password_env: X\n  tls: false\n",
-         "imap.tls: tls: false is only for a server on this machine"),
-        ("imap:\n  host: h\n  user: a\n", "give exactly one of password_command"),
-        ("imap:\n  host: h\n  user: a\n  password_env: X\n  password_command: y\n",
-         "give exactly one of"),
-        ("imap:\n  host: h\n  user: a\n  password_env: X\n  tls: maybe\n",
-         "must be true, starttls or false"),
-        ("imap:\n  host: h\n  user: a\n  password_env: X\n  pasword: y\n", "unknown key"),
-    ]:
-        path.write_text(text)
-        with pytest.raises(ConfigError, match=fragment):
-            load_config(path, ordered())
-    path.write_text("imap:\n  host: 127.0.0.1\n  user: a\n  password_env: X\n  tls: false\n")
-    assert load_config(path, ordered()).imap.port == 143   # type: ignore[union-attr]
 
 
 def test_imaplib_is_what_is_guarded() -> None:

@@ -1,17 +1,14 @@
-"""Provenance and server timings from the command line: a run against a server that
+"""Provenance and server timings from `jobtracker work`: a run against a server that
 reports llama.cpp's timings, what events.jsonl and the closing line say, which model
-`matches --json` and `proposals show` name, and `work --reask-stale-prompts`."""
+`matches --json` names, and `work --reask-stale-prompts`."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 from pathlib import Path
 
 import pytest
-from conftest import run_cli
 
-from jobtracker import proposals, store
 from jobtracker.cli import main
 from jobtracker.tasks import REGISTRY
 from jobtracker.workspace import Workspace
@@ -19,6 +16,8 @@ from tests.db import raw_connect
 from tests.servers.model import ModelServer
 
 NOW = "2026-09-01T00:00:00Z"
+
+
 PROFILE = ("prose: Senior backend engineer, Python and Kafka, remote in Europe.\n"
            "levels: [senior]\n")
 
@@ -103,23 +102,3 @@ def test_reask_stale_prompts_is_counted_in_the_dry_run_and_asks_again(
     with raw_connect(ws.db) as conn:
         versions = {row[0] for row in conn.execute("SELECT prompt_version FROM rankings")}
     assert versions == {REGISTRY["judge"].prompt_version}
-
-
-def test_proposals_show_says_which_model_answered(ws: Workspace) -> None:
-    async def seed() -> None:
-        async with store.connect(ws.db) as conn, store.write(conn):
-            for unit, model, version in (("m:new", "qwen3:8b", "0123456789ab"),
-                                         ("m:old", None, None)):
-                await proposals.create(conn, kind="status", task="inbox", unit_key=unit,
-                                       now=NOW, summary="Acme: → rejected",
-                                       payload={"to_status": "rejected"}, model=model,
-                                       prompt_version=version)
-    asyncio.run(seed())
-    shown = run_cli("proposals", "show", "1", "--home", str(ws.home))
-    assert shown.returncode == 0, shown.stderr
-    assert "  model        qwen3:8b (prompt 0123456789ab)" in shown.stdout.splitlines()
-    old = run_cli("proposals", "show", "2", "--home", str(ws.home))
-    assert "unknown (proposed before models were recorded)" in old.stdout
-    as_json = json.loads(run_cli("proposals", "show", "1", "--json", "--home",
-                                 str(ws.home)).stdout)
-    assert (as_json["model"], as_json["prompt_version"]) == ("qwen3:8b", "0123456789ab")

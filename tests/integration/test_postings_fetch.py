@@ -11,7 +11,6 @@ from typing import Any
 import aiosqlite
 import httpx
 import pytest
-from conftest import run_cli
 from servers.boards import (
     BoardServer,
     ashby_board,
@@ -38,9 +37,10 @@ from jobtracker.postings.fetch import (
     select_targets,
 )
 from jobtracker.ranking import matching
-from jobtracker.workspace import Workspace
 
 UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
+
+
 UUID_B = "1c6b2c3d-2345-4bcd-8ef0-123456789abc"
 
 
@@ -77,8 +77,6 @@ async def rows(conn: aiosqlite.Connection, where: str = "1", *params: Any) -> li
 def gh(server: BoardServer, path: str = "/gh/acme", token: str = "acme") -> Board:
     return Board("greenhouse", token, "Acme", server.url(path))
 
-
-# --- each ATS -----------------------------------------------------------------------
 
 async def test_each_ats_shape_is_fetched_and_stored(server: BoardServer,
                                                     conn: aiosqlite.Connection) -> None:
@@ -128,8 +126,6 @@ async def test_fetched_postings_take_part_in_matching(server: BoardServer,
         f"SELECT p.title FROM {matching.FROM_POSTINGS} WHERE {where}", params)
     assert [row[0] for row in found] == ["Senior Engineer"]
 
-
-# --- upsert, close, reopen, dedupe --------------------------------------------------
 
 async def test_vanished_posting_is_closed_and_the_rest_stay_open(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
@@ -256,8 +252,6 @@ async def test_a_huge_description_is_stored_bounded(server: BoardServer,
     assert 90_000 < len(row["description"]) < 110_000
 
 
-# --- order and concurrency ----------------------------------------------------------
-
 async def test_writes_follow_sources_order_whoever_answers_first(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     boards = []
@@ -311,8 +305,6 @@ async def test_an_interrupted_fetch_keeps_what_was_written(
     assert not conn.in_transaction
 
 
-# --- conditional requests -----------------------------------------------------------
-
 async def test_an_unchanged_board_answers_304_and_nothing_moves_but_last_seen(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     board = gh(server)
@@ -361,8 +353,6 @@ async def test_a_failed_fetch_keeps_the_last_good_etag(server: BoardServer,
     etag = await (await conn.execute("SELECT etag FROM boards")).fetchone()
     assert etag[0] == '"v1"'
 
-
-# --- feeds and their link to ATS postings -------------------------------------------
 
 def feed_item(job_id: int, title: str = "Senior Engineer", token: str = "acme") -> Item:
     return Item(f"guid-{job_id}", title, f"https://boards.greenhouse.io/{token}/jobs/{job_id}"
@@ -447,63 +437,3 @@ async def test_a_failed_feed_closes_nothing(server: BoardServer,
     assert not (await fetch(conn, sources))["feed:jobs"].ok
     [row] = await rows(conn)
     assert row["closed_at"] is None
-
-
-# --- the command --------------------------------------------------------------------
-
-def write_sources(ws: Workspace, text: str) -> None:
-    (ws / "sources.yaml").write_text(text, encoding="utf-8")
-
-
-def test_cli_fetch_prints_progress_and_a_summary(server: BoardServer, ws: Workspace) -> None:
-    server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "Senior Engineer"),
-                                             greenhouse_job(2, "Staff Engineer")]))
-    write_sources(ws, f"boards:\n"
-                      f"  - {{ats: greenhouse, token: acme, company: Acme, "
-                      f"url: '{server.url('/gh/acme')}'}}\n"
-                      f"  - {{ats: lever, token: gone, url: '{server.url('/lever/gone')}'}}\n"
-                      f"feeds:\n  - {{name: jobs, url: '{server.url('/feed')}'}}\n")
-    server.set("/feed", rss([feed_item(1)]))
-    done = run_cli("--home", str(ws.home), "fetch")
-    assert done.returncode == 0, done.stderr
-    lines = done.stdout.splitlines()
-    assert lines[0].startswith("[1/3] greenhouse:acme  ok, 2 new, 0 updated, 0 closed")
-    assert lines[1].startswith("[2/3] lever:gone  FAILED HTTP 404 Not Found")
-    assert lines[2].startswith("[3/3] feed:jobs  ok, 0 new")
-    table = done.stdout.split("\n\n", 1)[1]
-    assert "board" in table and "new" in table and "updated" in table and "closed" in table
-    assert "total" in table and "1 of 3" in table
-    assert done.stdout.isascii()
-
-
-def test_cli_fetch_exits_1_when_every_board_failed(server: BoardServer, ws: Workspace) -> None:
-    write_sources(ws, f"boards:\n  - {{ats: ashby, token: gone, "
-                      f"url: '{server.url('/ashby/gone')}'}}\n")
-    done = run_cli("--home", str(ws.home), "fetch")
-    assert done.returncode == 1
-    assert "FAILED" in done.stdout
-
-
-def test_cli_fetch_one_source(server: BoardServer, ws: Workspace) -> None:
-    server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "A")]))
-    write_sources(ws, f"boards:\n"
-                      f"  - {{ats: greenhouse, token: acme, url: '{server.url('/gh/acme')}'}}\n"
-                      f"  - {{ats: lever, token: other, url: '{server.url('/lever')}'}}\n")
-    done = run_cli("--home", str(ws.home), "fetch", "--source", "greenhouse:acme")
-    assert done.returncode == 0
-    assert [line.split()[1] for line in done.stdout.splitlines()[:1]] == ["greenhouse:acme"]
-    assert all(r.path == "/gh/acme" for r in server.requests)
-
-
-@pytest.mark.parametrize(("sources_yaml", "args", "message"), [
-    ("boards:\n  - {ats: nosuch, token: x}\n", (), "sources.yaml:2: boards[0].ats"),
-    ("boards: []\n", (), "no boards or feeds"),
-    ("boards:\n  - {ats: greenhouse, token: acme}\n", ("--source", "nope"), "no board or feed"),
-], ids=["unknown-ats", "empty", "unknown-source"])
-def test_cli_fetch_configuration_errors_exit_2(ws: Workspace, sources_yaml: str,
-                                               args: tuple[str, ...], message: str) -> None:
-    write_sources(ws, sources_yaml)
-    done = run_cli("--home", str(ws.home), "fetch", *args)
-    assert done.returncode == 2
-    assert message in done.stderr
-    assert not ws.db.exists()            # nothing was opened, let alone written

@@ -7,7 +7,6 @@ from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import aiosqlite
-from conftest import run_cli
 from samejob_samples import BENEFITS, ROLES, posting
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from servers.shapes import remoteok_job
@@ -22,12 +21,17 @@ from jobtracker.sources import NormalizedPosting
 from jobtracker.tasks import Context
 from jobtracker.tasks.judge import JudgeTask
 from jobtracker.tasks.level import LevelTask
-from jobtracker.workspace import Workspace
 
 PROFILE = Profile(prose="Senior backend engineer. Python, PostgreSQL.",
                   levels=("senior",), locations=("remote", "berlin"), exists=True)
+
+
 JUDGE = JudgeTask()
+
+
 LEDGER, MOBILE = posting("ledger"), posting("mobile")
+
+
 TITLE = "Senior Backend Engineer"
 
 
@@ -378,28 +382,6 @@ async def test_a_fetch_groups_what_another_writer_left_even_when_nothing_changed
     await world.fetch(conn)                     # the same listings: nothing changed
     assert await leads(conn) == {"11": None, "raw": "11"}
     assert await _queued(conn) == []
-
-
-def test_postings_command_shows_and_splits_a_group(server: BoardServer, tmp_path: Path) -> None:
-    ws = Workspace(tmp_path / "ws")
-    assert run_cli("--home", str(ws.home), "init").returncode == 0
-    world = World(server)
-    world.serve(gh=[gh_job(11)], rok=[rok_job("901")])
-    (ws / "sources.yaml").write_text(
-        "boards:\n"
-        f"  - {{ats: greenhouse, token: acme, company: Acme, url: '{server.url('/gh')}'}}\n"
-        f"  - {{ats: remoteok, token: all, url: '{server.url('/rok')}'}}\n")
-    assert run_cli("--home", str(ws.home), "fetch").returncode == 0
-    shown = run_cli("--home", str(ws.home), "postings", "group", "2")
-    assert shown.returncode == 0, shown.stderr
-    lines = shown.stdout.splitlines()
-    assert len(lines) == 2 and "leads" in lines[0] and "greenhouse:acme" in lines[0]
-    assert "remoteok:all" in lines[1]
-    split = run_cli("--home", str(ws.home), "postings", "split", "2")
-    assert split.returncode == 0 and "now stands alone" in split.stdout
-    missing = run_cli("--home", str(ws.home), "postings", "split", "99")
-    assert missing.returncode == 2 and "no posting with id 99" in missing.stderr
-
 
 
 def test_the_table_says_reposted_and_never_cuts_the_note() -> None:

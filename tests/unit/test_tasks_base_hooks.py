@@ -16,7 +16,7 @@ from jobtracker.tasks import REGISTRY, Context
 from jobtracker.tasks.inbox import InboxTask
 from jobtracker.tasks.judge import JudgeTask
 from tests.unit.mail_samples import build_maildir, fingerprint, plain
-from tests.unit.test_judge_task import PROFILE, add_posting, make_ctx
+from tests.unit.test_tasks_judge import PROFILE, add_posting, make_ctx
 
 NOW = "2026-09-01T12:00:00Z"
 
