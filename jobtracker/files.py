@@ -17,7 +17,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobtracker.store import description_hash
+from jobtracker.store import description_hash, upsert
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -132,11 +132,9 @@ async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path, tex
         write_atomic(path, text)
     except OSError as exc:
         raise FileRefused(f"cannot write {path}: {exc.strerror}") from None
-    await conn.execute(
-        "INSERT INTO written_files (path, posting_id, content_hash, written_at) "
-        "VALUES (?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET posting_id = excluded.posting_id,"
-        " content_hash = excluded.content_hash, written_at = excluded.written_at",
-        (relative(path, home), posting_id, description_hash(text), now))
+    await upsert(conn, "written_files", {
+        "path": relative(path, home), "posting_id": posting_id,
+        "content_hash": description_hash(text), "written_at": now}, key=["path"])
 
 
 async def remove_recorded(conn: aiosqlite.Connection, home: Path, path: Path) -> None:

@@ -1,4 +1,5 @@
-"""A labelled set of posting pairs for the same-job measure (tests/unit/test_samejob.py).
+"""A labelled set of posting pairs for the same-job measure
+(tests/unit/test_postings_samejob.py).
 
 Each pair is two descriptions under one company and title, labelled as the same job
 or not. The texts are built the way boards write them: the company's boilerplate

@@ -4,9 +4,12 @@
 (jobtracker/demo/session.py says where and which model).
 
 `--run` is the headless loop for timers: the same runner as the dashboard, with
-the plain-line reporter. It never imports Textual (a test checks), so it starts
-fast and runs where no terminal is attached; only the interactive path imports
-the app.
+the plain-line reporter, and the same library code as `jobtracker work`
+(jobtracker/run/headless.py, the packets at its end included). It never imports
+Textual (a test checks), so it starts fast and runs where no terminal is attached;
+only the interactive path imports the app. Of the `jobtracker` command line it
+shares only `jobtracker.cli.base` (argument types, run options, the error →
+exit-code path), which is what makes the two command lines agree.
 """
 
 from __future__ import annotations
@@ -83,13 +86,12 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
     if demo is not None and demo.model:
         options = replace(options, model=demo.model)
     if args.run:
-        from jobtracker.cli.prepare import after_run
-        from jobtracker.cli.work import run_work
+        from jobtracker.run.headless import prepare_after_run, run_work
 
         # Packets for the morning, model or not (docs/prepare.md).
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
-                        finish=lambda out: after_run(ws, out))
+                        finish=lambda out: prepare_after_run(ws, out))
     return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
 
 

@@ -10,22 +10,24 @@ from __future__ import annotations
 import argparse
 import os
 import re
-import signal
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from jobtracker.files import FileRefused
+from jobtracker.run.exits import EXIT_ALL_FAILED as EXIT_ALL_FAILED
+from jobtracker.run.exits import EXIT_CLOSED_PIPE as EXIT_CLOSED_PIPE
+from jobtracker.run.exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
+from jobtracker.run.exits import EXIT_OK as EXIT_OK
+from jobtracker.run.exits import EXIT_TERMINATED as EXIT_TERMINATED
+from jobtracker.run.exits import EXIT_USAGE as EXIT_USAGE
 from jobtracker.run.setup import RunOptions
 from jobtracker.store import StoreError
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
-EXIT_OK, EXIT_ALL_FAILED, EXIT_USAGE = 0, 1, 2
-EXIT_INTERRUPTED = 128 + signal.SIGINT
-EXIT_TERMINATED = 128 + signal.SIGTERM
-EXIT_CLOSED_PIPE = 128 + signal.SIGPIPE   # what a shell reports for a writer whose reader left
-
+# EXIT_* above: the exit codes, stated once in jobtracker/run/exits.py (the headless run
+# ends with them too); every command line takes them from here.
 SQLITE_MAX_INT = 2**63 - 1   # ids are SQLite integers; a larger one is a usage error
 
 

@@ -1,28 +1,14 @@
-"""`jobtracker work`, `resolve` and `rank`: run the task queue from the command line."""
+"""`jobtracker work`, `resolve` and `rank`: run the task queue from the command line.
+
+What a run prints and how it ends is `jobtracker.run.headless`, which
+`jobtracker-tui --run` shares."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import signal
-import sys
-from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
-from typing import TextIO
 
-from jobtracker import runner
-from jobtracker.cli.base import (
-    EXIT_OK,
-    EXIT_TERMINATED,
-    add_run_options,
-    command,
-    positive_int,
-    run_options,
-)
-from jobtracker.lease import LeaseHeld
-from jobtracker.workers.calltotals import CallTotals
-from jobtracker.workers.events import Event, Reporter, StageFinished
-from jobtracker.workers.reporters import PlainLineReporter, ascii_line
+from jobtracker.cli.base import add_run_options, command, positive_int, run_options
 from jobtracker.workspace import Workspace
 
 
@@ -40,121 +26,22 @@ def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> Non
     add_run_options(parser)
 
 
-def format_queue(states: Sequence[runner.TaskState], chosen: runner.TaskState | None) -> str:
-    """The queue as `work --dry-run` prints it: priority, name, state, and the task's
-    summary under its state. The name column is as wide as the longest name."""
-    width = max([10, *(len(state.name) for state in states)])
-    indent = " " * (7 + width + 1)
-    lines = ["Task queue, in the order the scheduler considers it:", ""]
-    for state in states:
-        lines.append(f"{state.priority:>5}  {state.name:<{width}} {state.describe()}")
-        lines.append(f"{indent}{state.summary}")
-    lines.append("")
-    if chosen is None:
-        lines.append("Would work: nothing")
-    else:
-        lines.append(f"Would work: {chosen.name} ({chosen.pending} unit(s))")
-    return "\n".join(lines)
-
-
-class RunLineReporter(PlainLineReporter):
-    """The plain-line reporter without the loop's per-stage lines: a run prints its own
-    single closing summary (`summary_line`), covering every stage."""
-
-    def emit(self, event: Event) -> None:
-        if not isinstance(event, StageFinished):
-            super().emit(event)
-
-
-def summary_line(result: runner.RunResult, calls: CallTotals | None = None) -> str:
-    """The closing line of a run, in the plain-line reporter's format, after a line
-    with the run's token figures (`calls`) when it made calls; it repeats what stopped
-    reporting during the run (events.jsonl on a full disk, say), since that was said
-    only once, on stderr, as it happened."""
-    counts = result.counts
-    event = StageFinished(stage="run", finished=counts["finished"], failed=counts["failed"],
-                          skipped=counts["skipped"], elapsed=result.elapsed,
-                          time=datetime.now(UTC))
-    line = PlainLineReporter.format(event)
-    if result.reporter_errors:
-        line += ascii_line("  " + "; ".join(result.reporter_errors))
-    tokens = calls.describe() if calls is not None else ""
-    if tokens:
-        # A line of its own just before: the counts line stays the run's last, as a log
-        # reader expects (it ends with the elapsed time).
-        clock = event.time.astimezone().strftime("%H:%M:%S")
-        line = ascii_line(f"{clock} {'calls':<5}  {'run':<6}  {tokens}") + "\n" + line
-    return line
-
-
-async def _work_until_terminated(setup: runner.Setup, options: runner.RunOptions,
-                                 reporters: list[Reporter]) -> runner.RunResult:
-    """runner.work, stopped cleanly by SIGTERM (what systemd sends at TimeoutStartSec)
-    exactly as Ctrl-C stops it: the run is cancelled, units in flight roll back, an
-    embedded model server is shut down, and everything committed stays."""
-    loop = asyncio.get_running_loop()
-    task = asyncio.current_task()
-    assert task is not None
-    try:
-        loop.add_signal_handler(signal.SIGTERM, task.cancel)
-    except (ValueError, RuntimeError, NotImplementedError):  # not the main thread
-        return await runner.work(setup, options, reporters)
-    try:
-        return await runner.work(setup, options, reporters)
-    finally:
-        loop.remove_signal_handler(signal.SIGTERM)
-
-
-def run_work(ws: Workspace, options: runner.RunOptions, *, dry_run: bool, verbose: bool,
-             out: TextIO | None = None, no_model: str = "Nothing was changed.",
-             finish: Callable[[TextIO], None] | None = None) -> int:
-    """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`. `no_model` is what
-    the run says it did when no model could be used; `finish` is work that needs no
-    model (`jobtracker-tui --run`'s prepare), done once the run ended, model or not,
-    before the closing lines, so a run's log still ends with its summary."""
-    out = out or sys.stdout
-    setup = runner.load_setup(ws, options)
-    if dry_run:
-        states, _ = asyncio.run(runner.dry_run(setup))
-        print(format_queue(states, runner.choose(states, options.task)), file=out)
-        return EXIT_OK
-    if setup.config.llm.gguf is not None and setup.config.llm.gguf.is_file():
-        # Loading a model can take a while; a log under a timer should not look hung.
-        print(ascii_line(f"{datetime.now():%H:%M:%S} model  starting the embedded model "
-                         f"{setup.config.llm.gguf.name}; loading can take a while"),
-              file=out, flush=True)
-    calls = CallTotals()
-    try:
-        result = asyncio.run(_work_until_terminated(
-            setup, options, [RunLineReporter(stream=out, verbose=verbose), calls]))
-    except LeaseHeld as held:
-        print(f"jobtracker: {held}; nothing to do here", file=out, flush=True)
-        return EXIT_OK
-    except asyncio.CancelledError:
-        print("jobtracker: stopped by SIGTERM; every unit committed so far is kept",
-              file=sys.stderr, flush=True)
-        return EXIT_TERMINATED
-    if finish is not None:
-        finish(out)
-    if result.model_reason is not None:
-        print(format_queue(result.states, None), file=out)
-        print(f"\nNo model: {result.model_reason}. {no_model}", file=out)
-        return EXIT_OK
-    if not result.worked:
-        print(format_queue(result.states, None), file=out)
-    print(summary_line(result, calls), file=out, flush=True)
-    return result.exit_code
-
+# The run (its model client, HTTP, the job loop) is imported when a command runs, not
+# when the parser is built: `jobtracker --help` and every other command skip it.
 
 @command("work", "run the next task with work (or the pinned one), up to --budget units",
          configure_work)
 def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker.run.headless import run_work
+
     return run_work(ws, run_options(args), dry_run=args.dry_run, verbose=args.verbose)
 
 
 @command("resolve", "the same as `work --task level`",
          lambda parser: configure_work(parser, pinned=True))
 def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker.run.headless import run_work
+
     return run_work(ws, run_options(args, task="level"), dry_run=args.dry_run,
                     verbose=args.verbose)
 
@@ -162,6 +49,9 @@ def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
 @command("rank", "run the judge task, then rescore every judged posting (scoring needs no model)",
          lambda parser: configure_work(parser, pinned=True))
 def cmd_rank(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import runner
+    from jobtracker.run.headless import run_work
+
     code = run_work(ws, run_options(args, task="judge"), dry_run=args.dry_run,
                     verbose=args.verbose,
                     no_model="No posting was judged; scores are recomputed below, as "

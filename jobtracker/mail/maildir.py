@@ -378,11 +378,9 @@ async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> S
         for item, message in parsed:
             key, new = await store_message(conn, linker, message, _mtime_iso(item.mtime_ns), now)
             added += new
-            await conn.execute(
-                "INSERT INTO maildir_files (name, size, mtime_ns, message_key) "
-                "VALUES (?, ?, ?, ?) ON CONFLICT (name) DO UPDATE SET size = excluded.size, "
-                "mtime_ns = excluded.mtime_ns, message_key = excluded.message_key",
-                (item.name, item.size, item.mtime_ns, key))
+            await store.upsert(conn, "maildir_files", {
+                "name": item.name, "size": item.size, "mtime_ns": item.mtime_ns,
+                "message_key": key}, key=["name"])
         present = {f.name for f in files}
         gone = [name for name in recorded if name not in present]
         await conn.executemany("DELETE FROM maildir_files WHERE name = ?",

@@ -212,9 +212,10 @@ async def _validators(conn: aiosqlite.Connection) -> dict[tuple[str, str], _Vali
     return {(row[0], row[1]): _Validator(row[2], row[3], row[4]) for row in rows}
 
 
-async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
-                 configured: dict[tuple[str, str], Board]) -> BoardResult:
-    """One board's outcome in one transaction: its postings and its `boards` row."""
+async def _write(conn: aiosqlite.Connection, grouping: groups.Grouping, download: _Download,
+                 now: str, configured: dict[tuple[str, str], Board]) -> BoardResult:
+    """One board's outcome in one transaction: its postings (grouped before anyone
+    reads them) and its `boards` row."""
     target = download.target
     # A board's address may carry a token (a mirror's ?key=...): never in a message.
     error = (secrets.Redactor.of(urls=[target.url])(download.error)
@@ -225,34 +226,30 @@ async def _write(conn: aiosqlite.Connection, download: _Download, now: str,
     async with store.write(conn):
         board_id = await ensure_board(conn, target.source, target.token, target.company,
                                        configured=True)
-        if error is not None:
-            await conn.execute(
-                "UPDATE boards SET last_fetched = ?, last_error = ? WHERE id = ?",
-                (now, error, board_id))
-            return result
-        grouping = False
-        if download.not_modified:
-            # Same listing as last time: everything it listed is still there.
-            cursor = await conn.execute(
-                "UPDATE postings SET last_seen = ? WHERE closed_at IS NULL AND "
-                + ("feed_id = ? AND description_source = 'feed'" if target.is_feed
-                   else "board_id = ?"), (now, board_id))
-            result.unchanged = max(cursor.rowcount, 0)
-        elif target.is_feed:
-            grouping = await apply_feed(conn, board_id, download.postings, now, result,
-                                        configured)
-        else:
-            grouping = await apply_board(conn, board_id, target.company, download.postings,
-                                         now, result)
-        # In the board's transaction: what it stored is grouped before anyone reads it.
-        # (Its new postings already are, as stored: most boards leave the pass nothing.)
-        if grouping:
-            await groups.assign(conn)
-        if download.not_modified:
-            await conn.execute(
-                "UPDATE boards SET last_fetched = ?, last_ok = ?, last_error = NULL "
-                "WHERE id = ?", (now, now, board_id))
-        else:
+        # Every board goes through the door, a failed one too: the first settles what
+        # other writers left on the grouping work list.
+        async with grouping.board(board_id) as board:
+            if error is not None:
+                await conn.execute(
+                    "UPDATE boards SET last_fetched = ?, last_error = ? WHERE id = ?",
+                    (now, error, board_id))
+                return result
+            if download.not_modified:
+                # Same listing as last time: everything it listed is still there.
+                cursor = await conn.execute(
+                    "UPDATE postings SET last_seen = ? WHERE closed_at IS NULL AND "
+                    + ("feed_id = ? AND description_source = 'feed'" if target.is_feed
+                       else "board_id = ?"), (now, board_id))
+                result.unchanged = max(cursor.rowcount, 0)
+                await conn.execute(
+                    "UPDATE boards SET last_fetched = ?, last_ok = ?, last_error = NULL "
+                    "WHERE id = ?", (now, now, board_id))
+                return result
+            if target.is_feed:
+                await apply_feed(conn, board, download.postings, now, result, configured)
+            else:
+                await apply_board(conn, board, target.company, download.postings, now,
+                                  result)
             await conn.execute(
                 "UPDATE boards SET url = ?, etag = ?, last_modified = ?, last_fetched = ?, "
                 "last_ok = ?, last_error = NULL WHERE id = ?",
@@ -277,8 +274,7 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
     """
     targets = select_targets(sources, only)
     configured = {(board.ats, board.token.lower()): board for board in sources.boards}
-    async with store.write(conn):   # what other writers left on the grouping work list
-        await groups.assign(conn)
+    grouping = groups.Grouping(conn)
     validators = await _validators(conn)
     known = {target.name: await _known(conn, target) for target in targets}
     semaphore = asyncio.Semaphore(concurrency)
@@ -290,7 +286,7 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
     results = []
     try:
         for task in downloads:     # sources.yaml order, whoever answered first
-            result = await _write(conn, await task, clock(), configured)
+            result = await _write(conn, grouping, await task, clock(), configured)
             results.append(result)
             if on_board_done is not None:
                 on_board_done(result)

@@ -18,13 +18,20 @@ compared with the stored postings under its key and written already pointing at 
 leader, so the wide row is written once and never read back. Only what `place`
 cannot settle (a new posting that is no near copy but the same job as two groups,
 which the pass then merges) and postings that changed or closed go through the work
-list. Both look for near copies first (`samejob.near_copy`): a posting that is one
-passage away from a candidate joins that candidate's group alone.
+list. Both apply one rule, stated once: which postings a posting is compared with
+(`_candidates`) and which of their groups it joins (`_joins`).
+
+A fetch enters grouping through one door: the `Grouping` it makes, and one
+`Grouping.board()` per board it writes, inside that board's transaction. The first
+board settles what other writers left on the work list; each board's new postings
+are placed as upsert stores them (`BoardGroups`), and the pass runs after a board
+that left it work.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import aiosqlite
@@ -65,6 +72,34 @@ async def _under_keys(conn: aiosqlite.Connection, keys: Iterable[str]
     return found
 
 
+def _candidates(rows: Sequence[aiosqlite.Row], board_id: int, closed: bool,
+                itself: int | None = None) -> list[int]:
+    """The postings under one key that a posting on `board_id` (open unless `closed`)
+    is compared with, oldest first: the newest MAX_CANDIDATES of those not on its board
+    while both are open (one board listing a text twice is two openings)."""
+    return [row["id"] for row in rows if row["id"] != itself
+            and (closed or row["board_id"] != board_id or row["closed_at"] is not None)
+            ][-MAX_CANDIDATES:]
+
+
+def _joins(text: samejob.Text, candidates: Sequence[int], texts: Mapping[int, samejob.Text],
+           group: Callable[[int], int], own: int | None = None) -> list[int]:
+    """The grouping rule: the candidates (oldest first) whose groups a posting joins.
+
+    Its oldest near copy alone, when it has one (an aggregator's copy, a repost with a
+    line changed: nothing else is compared); else one similar member of every group
+    (`group` names a candidate's leader) other than its `own`."""
+    copy = next((pid for pid in candidates if samejob.near_copy(text, texts[pid])), None)
+    if copy is not None:
+        return [copy]
+    joined: dict[int, int] = {}       # a group needs one member to match
+    for pid in candidates:
+        leader = group(pid)
+        if leader != own and leader not in joined and samejob.similar(text, texts[pid]):
+            joined[leader] = pid
+    return list(joined.values())
+
+
 @dataclass(frozen=True)
 class Placed:
     """Where a new posting goes: the leader of the group it joins (None: it leads its
@@ -80,16 +115,9 @@ ALONE = Placed()
 async def place(conn: aiosqlite.Connection, board_id: int,
                 fresh: Sequence[tuple[str, str | None]]) -> list[Placed]:
     """Where each of a board's new postings goes, given its (job_key, description),
-    before it is written: the group of the stored posting that is the same job. The
-    same rules as the pass: the newest MAX_CANDIDATES under the key, none open on this
-    board (the new posting is open there too).
-
-    A posting that is a near copy of a candidate (`samejob.near_copy`: an aggregator's
-    copy, a repost with a line changed) joins that candidate's group, the oldest such,
-    and is compared with nothing else: finding that costs a few string comparisons,
-    where reading two texts' words costs a hundred times more. Any other posting is
-    compared with every group, and one that is the same job as several is left to
-    the pass, which merges them."""
+    before it is written: the group of the stored postings that are the same job, by
+    the rule the pass applies (`_candidates`, `_joins`). One that is the same job as
+    several groups joins the first, and is left to the pass, which merges them."""
     stored = await _under_keys(conn, {key for key, text in fresh
                                       if key != samejob.NO_KEY and text})
     if not stored:
@@ -98,16 +126,16 @@ async def place(conn: aiosqlite.Connection, board_id: int,
     candidates: list[list[int]] = []
     leader_of: dict[int, int] = {}
     for key, text in fresh:
-        rows = [row for row in (stored.get(key, []) if text else [])
-                if row["board_id"] != board_id or row["closed_at"] is not None]
-        candidates.append([row["id"] for row in rows[-MAX_CANDIDATES:]])
+        rows = stored.get(key, []) if text else []
+        candidates.append(_candidates(rows, board_id, closed=False))
         leader_of.update((row["id"], row["lead_id"] or row["id"]) for row in rows)
     placed: list[Placed | None] = [None if ids else ALONE for ids in candidates]
     mine = {index: samejob.Text(fresh[index][1]) for index, ids in enumerate(candidates)
             if ids}
     # Texts are read in two rounds: each posting's oldest candidate first (a copy's is
-    # usually what it copies), the other candidates only for the postings it did not
-    # settle. Fifty candidates of one group are fifty texts to read for nothing.
+    # usually what it copies, and the rule tries it first), the other candidates only
+    # for the postings it did not settle. Fifty candidates of one group are fifty texts
+    # to read for nothing.
     texts = await _read_texts(conn, {ids[0] for ids in candidates if ids})
     for index, text in mine.items():
         oldest = candidates[index][0]
@@ -117,18 +145,10 @@ async def place(conn: aiosqlite.Connection, board_id: int,
         pid for index, ids in enumerate(candidates) if placed[index] is None
         for pid in ids[1:] if pid not in texts}))
     for index, text in mine.items():
-        if placed[index] is not None:
-            continue
-        ids = candidates[index]
-        copy = next((pid for pid in ids[1:] if samejob.near_copy(text, texts[pid])), None)
-        if copy is not None:          # the oldest near copy: nothing else is compared
-            placed[index] = Placed(leader_of[copy])
-            continue
-        joined: set[int] = set()      # a group needs one member to match
-        for pid in ids:
-            if leader_of[pid] not in joined and samejob.similar(text, texts[pid]):
-                joined.add(leader_of[pid])
-        placed[index] = Placed(min(joined), len(joined) > 1) if joined else ALONE
+        if placed[index] is None:
+            groups = {leader_of[pid] for pid in _joins(text, candidates[index], texts,
+                                                       leader_of.__getitem__)}
+            placed[index] = Placed(min(groups), len(groups) > 1) if groups else ALONE
     return [where or ALONE for where in placed]
 
 
@@ -175,31 +195,22 @@ class _Pass:
 
     async def settle(self, shared: dict[str, list[aiosqlite.Row]],
                      keyed: dict[str, list[int]]) -> None:
-        """Compare each fresh posting with the others under its key, joining the same
-        job: the group of its oldest near copy alone when it has one (as `place`),
-        else every group it is similar to."""
+        """Compare each fresh posting with the others under its key and join the groups
+        the rule names (`_candidates`, `_joins`, as `place` does)."""
         compared: list[tuple[int, list[int]]] = []
         for key, rows in shared.items():
             for row in rows:
                 self.read_lead[row["id"]] = row["lead_id"] or row["id"]
             fresh = set(keyed[key])
-            for posting in rows:
-                if posting["id"] not in fresh:
-                    continue
-                others = [r for r in rows if r["id"] != posting["id"]][-MAX_CANDIDATES:]
-                compared.append((posting["id"], [
-                    other["id"] for other in others
-                    if posting["board_id"] != other["board_id"]
-                    or posting["closed_at"] is not None or other["closed_at"] is not None]))
+            compared += [(posting["id"], _candidates(rows, posting["board_id"],
+                                                     posting["closed_at"] is not None,
+                                                     itself=posting["id"]))
+                         for posting in rows if posting["id"] in fresh]
         self.texts = await _read_texts(self.conn, {posting for x, others in compared
                                                    for posting in (x, *others)})
         for x, others in compared:
-            text = self.texts[x]
-            copy = next((y for y in others if samejob.near_copy(text, self.texts[y])), None)
-            for y in others if copy is None else [copy]:     # others: oldest first
-                if self.leader(x) != self.leader(y) and (
-                        copy is not None or samejob.similar(text, self.texts[y])):
-                    await self.join(x, y)
+            for y in _joins(self.texts[x], others, self.texts, self.leader, self.leader(x)):
+                await self.join(x, y)
 
 
 async def assign(conn: aiosqlite.Connection) -> int:
@@ -231,6 +242,55 @@ async def assign(conn: aiosqlite.Connection) -> int:
     work = _Pass(conn, apart)
     await work.settle(shared, keyed)
     return work.joined
+
+
+_QUEUE = "INSERT OR IGNORE INTO grouping_todo (posting_id) VALUES (?)"
+
+
+class BoardGroups:
+    """One board's write as grouping sees it: its new postings placed as they are
+    stored, and whether it left the pass work (upsert says so)."""
+
+    def __init__(self, conn: aiosqlite.Connection, board_id: int) -> None:
+        self.conn = conn
+        self.board_id = board_id
+        self.work = False
+
+    async def place(self, fresh: Sequence[tuple[str, str | None]]) -> list[Placed]:
+        """`place` for this board's new postings."""
+        return await place(self.conn, self.board_id, fresh)
+
+    async def later(self, posting_id: int) -> None:
+        """Leave a stored posting to the pass (one `place` could not settle, or one
+        stored without being placed)."""
+        await self.conn.execute(_QUEUE, (posting_id,))
+        self.work = True
+
+    def changed(self) -> None:
+        """Postings changed or closed: the schema's triggers put them on the work list."""
+        self.work = True
+
+
+class Grouping:
+    """A fetch's one way into grouping: made once per fetch, and `board()` once per
+    board written, inside that board's transaction."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self.conn = conn
+        self._leftovers = True       # other writers' rows may be on the work list
+
+    @asynccontextmanager
+    async def board(self, board_id: int) -> AsyncIterator[BoardGroups]:
+        """The first board first settles what other writers left on the work list (so
+        the groups its postings are placed in are current); the pass runs after a board
+        that left it work."""
+        if self._leftovers:
+            await assign(self.conn)
+        board = BoardGroups(self.conn, board_id)
+        yield board
+        if board.work:
+            await assign(self.conn)
+        self._leftovers = False
 
 
 @dataclass(frozen=True)
@@ -268,4 +328,5 @@ async def split(conn: aiosqlite.Connection, posting_id: int) -> Split:
     return Split(posting_id, leader, rest)
 
 
-__all__ = ["ALONE", "MAX_CANDIDATES", "Placed", "Split", "assign", "place", "split"]
+__all__ = ["ALONE", "MAX_CANDIDATES", "BoardGroups", "Grouping", "Placed", "Split", "assign",
+           "place", "split"]

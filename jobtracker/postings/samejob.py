@@ -8,15 +8,16 @@ an aggregator's link back, a repost's date line), compared as stored (texts of
 `RAW_KEPT_MIN` characters or more) or as words; or word 3-shingle sets whose Jaccard
 similarity is at least `THRESHOLD`. The middle test is the last one's cheap
 shortcut: a pair it accepts scores above THRESHOLD on the last anyway (at least 0.71
-at the shortest texts compared, about 0.9 at a posting's usual length — tests/unit/
-test_samejob.py checks it on random edits), and it costs a few string comparisons in
-C instead of splitting both texts into words and shingles. Grouping asks it first, on
-its own (`near_copy`), of every candidate: a near copy settles where a posting goes.
+at the shortest texts compared, about 0.9 at a posting's usual length —
+tests/unit/test_postings_samejob.py checks it on random edits), and it costs a few
+string comparisons in C instead of splitting both texts into words and shingles.
+Grouping asks it first, on its own (`near_copy`), of every candidate: a near copy
+settles where a posting goes.
 
 Why shingles and an exact Jaccard rather than MinHash: the key already narrows the
 comparison to a handful of postings (one company's postings under one title), so
-the exact set comparison costs well under a millisecond a pair and never errs by
-sampling; a signature stored per posting would cost every posting its hashing at
+the exact set comparison is cheap (tests/perf/bench_samejob.py measures a pair) and
+never errs by sampling; a signature stored per posting would cost every posting its hashing at
 fetch time, for comparisons that mostly never happen.
 
 Why 3-word shingles and 0.6: a job's text reached twice differs by reformatting
@@ -24,7 +25,7 @@ Why 3-word shingles and 0.6: a job's text reached twice differs by reformatting
 aggregator's "Via ..." link back: Jaccard ~0.95), or an edited sentence or two
 (~0.8). Two different jobs under one title at one company share the company's
 boilerplate (about the company, benefits), typically half the text or less, which
-puts them below ~0.45. tests/unit/test_samejob.py holds a labelled set and prints
+puts them below ~0.45. tests/unit/test_postings_samejob.py holds a labelled set and prints
 the false merges and misses at this threshold.
 """
 
@@ -32,7 +33,6 @@ from __future__ import annotations
 
 import math
 import re
-import string
 import unicodedata
 from functools import lru_cache
 
@@ -47,15 +47,17 @@ SHINGLE = 3
 MIN_WORDS = 20
 
 _WORD = re.compile(r"\w+")
-# For descriptions, punctuation becomes space and the text is split: five times
-# faster than the regular expression on long text, and the same words for the measure.
-_PUNCTUATION = {ord(ch): " " for ch in string.punctuation + "“”‘’«»‹›–—‐‑‒―•·…¡¿§¶†‡"}
-# Text with any non-ASCII character (a typographic quote or dash is enough) makes
-# casefold and translate slow (a lookup per character). So first each non-ASCII mark or
-# space the text holds is replaced on its own (one search in C per mark): most text is
-# ASCII after that. What is not has every other mark replaced the same way.
-_MARKS = tuple(map(chr, _PUNCTUATION))
-_WIDE_MARKS = tuple(mark for mark in _MARKS if not mark.isascii()) + tuple(
+# `text_words` splits a description into exactly the words `words` finds (runs of \w:
+# letters, digits, underscore, after NFKC and casefolding), faster. ASCII text goes
+# through a table that makes every ASCII character but a word character a space.
+_ASCII_SPACES = {code: " " for code in range(128)
+                 if not (chr(code).isalnum() or chr(code) == "_")}
+# Text with any non-ASCII character (a typographic quote or dash is enough) would need
+# NFKC and the regular expression. So first each of these non-ASCII marks and spaces the
+# text holds is replaced by a space on its own (one search in C per mark): most text is
+# ASCII after that. Each is no word character, and NFKC makes none of it one, so a space
+# in its place leaves the words as they were (tests/unit/test_postings_samejob.py checks).
+_WIDE_MARKS = tuple("“”‘’«»‹›–—‐‑‒―•·…¡¿§¶†‡") + tuple(
     chr(code) for code in range(0x80, 0x3001) if chr(code).isspace())
 # Legal forms that one source writes and another leaves out ("Acme, Inc." / "Acme").
 _LEGAL = frozenset({
@@ -194,11 +196,10 @@ def mostly_kept(a: list[str], b: list[str]) -> bool:
 
 
 def text_words(text: str | None) -> list[str]:
-    """A description's words, lower-cased, punctuation dropped (`words`, made faster:
-    ASCII text through the table, 18 µs for 2.5 KB; text whose only non-ASCII
-    characters are marks or spaces, the same after replacing them, 21 µs; other text
-    mark by mark, 55 µs. Casefolding first and the table would take 350 µs, a regular
-    expression finding the words 87)."""
+    """`words(text)`, made faster for descriptions: ASCII text through a table, text
+    whose only non-ASCII characters are typographic marks or spaces the same once they
+    are replaced, other text token by token. tests/perf/bench_samejob.py measures each
+    path against the regular expression."""
     if not text:
         return []
     if not text.isascii():
@@ -206,12 +207,24 @@ def text_words(text: str | None) -> list[str]:
             if mark in text:
                 text = text.replace(mark, " ")
         if not text.isascii():
-            folded = text.casefold()
-            for mark in _MARKS:
-                if mark in folded:
-                    folded = folded.replace(mark, " ")
-            return folded.split()     # str.split knows every Unicode space, as \s does
-    return text.casefold().translate(_PUNCTUATION).split()
+            return _unicode_words(text)
+    return text.casefold().translate(_ASCII_SPACES).split()
+
+
+def _unicode_words(text: str) -> list[str]:
+    """`words` for non-ASCII text, read token by token: a whitespace-separated token of
+    letters and digits alone is one word as it stands (`str.isalnum` is the regular
+    expression's word character but for the underscore), and only the other tokens go
+    through the regular expression."""
+    if not unicodedata.is_normalized("NFKC", text):
+        text = unicodedata.normalize("NFKC", text)
+    found: list[str] = []
+    for token in text.casefold().split():
+        if token.isalnum():
+            found.append(token)
+        else:
+            found += _WORD.findall(token)
+    return found
 
 
 class Text:
@@ -255,7 +268,8 @@ def same_text(a: Text | list[str], b: Text | list[str]) -> bool:
 
 def near_copy(a: Text, b: Text) -> bool:
     """One passage apart as stored (`KEPT` of the characters, texts of RAW_KEPT_MIN or
-    more): `same_text` without reading the words. Some 5 µs for two different texts."""
+    more): `same_text` without reading the words, a few slice comparisons in C
+    (tests/perf/bench_samejob.py measures it)."""
     return min(len(a.raw), len(b.raw)) >= RAW_KEPT_MIN and _kept_chars(a.raw, b.raw)
 
 

@@ -16,15 +16,17 @@ Feed items with no recognisable link live on the feed's own board row
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 import aiosqlite
 
 from jobtracker.config import Board
-from jobtracker.postings import groups
 from jobtracker.postings.levels import title_level
 from jobtracker.postings.samejob import stored_key
 from jobtracker.sources import NormalizedPosting, identify
+
+if TYPE_CHECKING:   # handed in by fetch: grouping is entered from there alone
+    from jobtracker.postings.groups import BoardGroups
 
 
 class Counts(Protocol):
@@ -49,7 +51,6 @@ _SET_CONTENT = ", ".join(f"{column} = ?" for column in _CONTENT)
 _INSERT = (f"INSERT INTO postings (board_id, external_id, {', '.join(_CONTENT)}, first_seen, "
            f"last_seen, feed_id, job_key, lead_id, job_open) VALUES (?, ?, "
            f"{', '.join('?' for _ in _CONTENT)}, ?, ?, ?, ?, ?, ?)")
-_QUEUE = "INSERT OR IGNORE INTO grouping_todo (posting_id) VALUES (?)"
 
 
 def _content(posting: NormalizedPosting, company: str) -> tuple[Any, ...]:
@@ -92,12 +93,13 @@ async def _close_missing(conn: aiosqlite.Connection, open_ids: set[int], now: st
     return len(open_ids)
 
 
-async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
+async def apply_board(conn: aiosqlite.Connection, board: BoardGroups, company: str,
                        postings: Sequence[NormalizedPosting], now: str,
-                       result: Counts) -> bool:
-    """Upsert an ATS board's listing and close what it no longer lists. Returns whether
-    the grouping pass has work from it (a posting changed or closed, or a new one
-    that `groups.place` could not settle); else `groups.assign` need not run."""
+                       result: Counts) -> None:
+    """Upsert an ATS board's listing and close what it no longer lists: its new postings
+    placed in their groups as they are stored, and `board` told when the grouping pass
+    has work (a posting changed or closed, or a new one that could not be placed)."""
+    board_id = board.board_id
     rows = await conn.execute_fetchall(
         f"SELECT id, external_id, closed_at, {', '.join(_CONTENT)} FROM postings "
         "WHERE board_id = ?", (board_id,))
@@ -130,35 +132,32 @@ async def apply_board(conn: aiosqlite.Connection, board_id: int, company: str,
         else:
             touches.append((now, row["id"]))
             result.unchanged += 1
-    unsettled = await _insert_placed(conn, board_id, inserts)
+    await _insert_placed(conn, board, inserts)
     await conn.executemany(
         f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = NULL "
         "WHERE id = ?",
         updates)
     await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
     result.closed = await _close_missing(conn, open_ids, now)
-    return bool(unsettled or updates or result.closed)
+    if updates or result.closed:
+        board.changed()
 
 
 _DESCRIPTION = 2 + _CONTENT.index("description")   # in an insert's row
 
 
-async def _insert_placed(conn: aiosqlite.Connection, board_id: int,
-                         inserts: list[tuple[Any, ...]]) -> int:
-    """Insert one board's new postings, each already in its group (`groups.place`);
-    the few it cannot settle go on the grouping pass's work list (returns how many)."""
-    placed = await groups.place(conn, board_id, [(row[-1], row[_DESCRIPTION])
-                                                 for row in inserts])
+async def _insert_placed(conn: aiosqlite.Connection, board: BoardGroups,
+                         inserts: list[tuple[Any, ...]]) -> None:
+    """Insert one board's new postings, each already in its group (`board.place`); the
+    few it cannot settle are left to the grouping pass."""
+    placed = await board.place([(row[-1], row[_DESCRIPTION]) for row in inserts])
     await conn.executemany(_INSERT, [(*row, where.leader, int(where.leader is None))
                                      for row, where in zip(inserts, placed, strict=True)
                                      if not where.unsettled])
-    unsettled = 0
     for row, where in zip(inserts, placed, strict=True):
         if where.unsettled:
             cursor = await conn.execute(_INSERT, (*row, where.leader, 0))
-            await conn.execute(_QUEUE, (cursor.lastrowid,))
-            unsettled += 1
-    return unsettled
+            await board.later(int(cursor.lastrowid or 0))
 
 
 def _key(values: tuple[Any, ...]) -> str:
@@ -193,11 +192,12 @@ async def _feed_home(conn: aiosqlite.Connection, posting: NormalizedPosting, fee
     return board_id, job_id, posting.company or company, may_reopen
 
 
-async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
+async def apply_feed(conn: aiosqlite.Connection, board: BoardGroups,
                       postings: Sequence[NormalizedPosting], now: str, result: Counts,
-                      configured: dict[tuple[str, str], Board]) -> bool:
-    """Upsert a feed's items (as blurbs) and close the blurbs it no longer lists.
-    Returns whether the grouping pass has work from it (as `apply_board`)."""
+                      configured: dict[tuple[str, str], Board]) -> None:
+    """Upsert a feed's items (as blurbs) and close the blurbs it no longer lists; `board`
+    (the feed's own) is told when the grouping pass has work, as in `apply_board`."""
+    feed_board = board.board_id
     homes: dict[tuple[str, str], tuple[int, str, bool]] = {}
     seen: set[tuple[int, str]] = set()
     listed: set[int] = set()
@@ -215,7 +215,7 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
             cursor = await conn.execute(
                 _INSERT, (board_id, external_id, *values, now, now, feed_board, _key(values),
                           None, 1))
-            await conn.execute(_QUEUE, (cursor.lastrowid,))
+            await board.later(int(cursor.lastrowid or 0))
             listed.add(int(cursor.lastrowid or 0))
             result.new += 1
             continue
@@ -238,4 +238,5 @@ async def apply_feed(conn: aiosqlite.Connection, feed_board: int,
         "SELECT id FROM postings WHERE feed_id = ? AND description_source = 'feed' "
         "AND closed_at IS NULL", (feed_board,))
     result.closed = await _close_missing(conn, {row[0] for row in rows} - listed, now)
-    return bool(result.new or result.updated or result.closed)
+    if result.updated or result.closed:
+        board.changed()

@@ -164,13 +164,11 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
         for row, result in zip(wanted, got, strict=True):
             out[row["id"]] = result
             form_text = json.dumps(result.to_json()) if isinstance(result, Form) else None
-            await conn.execute(
-                "INSERT INTO forms (posting_id, description_hash, url, form, error, fetched_at)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
-                "description_hash = excluded.description_hash, url = excluded.url, "
-                "form = excluded.form, error = excluded.error, fetched_at = excluded.fetched_at",
-                (row["id"], row["description_hash"] or "", _url_of(row), form_text,
-                 None if form_text else str(result), now))
+            await store.upsert(conn, "forms", {
+                "posting_id": row["id"], "description_hash": row["description_hash"] or "",
+                "url": _url_of(row), "form": form_text,
+                "error": None if form_text else str(result), "fetched_at": now},
+                key=["posting_id"])
     return out
 
 

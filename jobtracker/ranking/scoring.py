@@ -175,11 +175,9 @@ async def score_postings(conn: aiosqlite.Connection, profile: Profile,
     values = []
     for row in rows:
         parts = score_parts(row, profile, moment, ranges)
-        values.append((row["id"], total(parts), json.dumps(parts, sort_keys=True), stamp))
-    await conn.executemany(
-        "INSERT INTO scores (posting_id, score, parts, scored_at) VALUES (?, ?, ?, ?) "
-        "ON CONFLICT (posting_id) DO UPDATE SET score = excluded.score, "
-        "parts = excluded.parts, scored_at = excluded.scored_at", values)
+        values.append({"posting_id": row["id"], "score": total(parts),
+                       "parts": json.dumps(parts, sort_keys=True), "scored_at": stamp})
+    await store.upsert_many(conn, "scores", values, key=["posting_id"])
     return len(values)
 
 

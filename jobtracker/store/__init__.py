@@ -21,13 +21,15 @@ import asyncio
 import hashlib
 import logging
 import os
+import re
 import sqlite3
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Mapping, Sequence
 from contextlib import asynccontextmanager, suppress
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
+from typing import Any
 
 import aiosqlite
 
@@ -295,6 +297,45 @@ async def write(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connectio
             if error is not None:   # "disk full", not "cannot rollback"
                 raise error from None
         raise
+
+
+# --- writing whole rows -----------------------------------------------------------------
+
+_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+@lru_cache(maxsize=128)
+def upsert_sql(table: str, columns: tuple[str, ...], key: tuple[str, ...]) -> str:
+    """`INSERT INTO table (columns) ... ON CONFLICT (key) DO UPDATE SET` every other
+    column to the value given: the row as given, whether one was stored under its key
+    or not. Names are the code's own, never input, and are checked to be plain ones."""
+    for name in (table, *columns):
+        if not _NAME.match(name):
+            raise ValueError(f"not a plain SQL name: {name!r}")
+    if not key or not set(key) <= set(columns) or set(key) == set(columns):
+        raise ValueError(f"{table}: the key {key} must be some of the columns {columns}")
+    updates = ", ".join(f"{column} = excluded.{column}" for column in columns
+                        if column not in key)
+    return (f"INSERT INTO {table} ({', '.join(columns)}) "
+            f"VALUES ({', '.join('?' for _ in columns)}) "
+            f"ON CONFLICT ({', '.join(key)}) DO UPDATE SET {updates}")
+
+
+async def upsert(conn: aiosqlite.Connection, table: str, row: Mapping[str, Any],
+                 key: Sequence[str]) -> None:
+    """Write `row` (column → value) into `table`, replacing the row stored under the
+    same `key` columns, inside the caller's transaction."""
+    await conn.execute(upsert_sql(table, tuple(row), tuple(key)), tuple(row.values()))
+
+
+async def upsert_many(conn: aiosqlite.Connection, table: str,
+                      rows: Sequence[Mapping[str, Any]], key: Sequence[str]) -> None:
+    """`upsert` for many rows with the same columns, in one statement run for each."""
+    if not rows:
+        return
+    columns = tuple(rows[0])
+    await conn.executemany(upsert_sql(table, columns, tuple(key)),
+                           [tuple(row[column] for column in columns) for row in rows])
 
 
 async def _file_of(conn: aiosqlite.Connection) -> Path:

@@ -25,6 +25,7 @@ from jobtracker import proposals
 from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE, text_hash
 from jobtracker.resume.grounding import Grounding
 from jobtracker.resume.keywords import keyword_terms
+from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     Context,
     NoAnswer,
@@ -174,19 +175,12 @@ class CoverLetterTask(ScoredMatchTask):
                     ctx: Context, model: str) -> str:
         data = unit.data
         kept = result["paragraphs"]
-        await conn.execute(
-            "INSERT INTO cover_letters (posting_id, unit_key, template_hash, resume_hash, "
-            "keywords_hash, description_hash, paragraphs, dropped, model, prompt_version, "
-            "written_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (posting_id) DO UPDATE SET "
-            "unit_key = excluded.unit_key, template_hash = excluded.template_hash, "
-            "resume_hash = excluded.resume_hash, keywords_hash = excluded.keywords_hash, "
-            "description_hash = excluded.description_hash, paragraphs = excluded.paragraphs, "
-            "dropped = excluded.dropped, model = excluded.model, "
-            "prompt_version = excluded.prompt_version, written_at = excluded.written_at",
-            (data["posting_id"], unit.unit_key, data["template_hash"], data["resume_hash"],
-             data["keywords_hash"], data["description_hash"], len(kept),
-             len(result["dropped"]), model, self.prompt_version, ctx.now))
+        await upsert(conn, "cover_letters", {
+            "posting_id": data["posting_id"], "unit_key": unit.unit_key,
+            "template_hash": data["template_hash"], "resume_hash": data["resume_hash"],
+            "keywords_hash": data["keywords_hash"], "description_hash": data["description_hash"],
+            "paragraphs": len(kept), "dropped": len(result["dropped"]), "model": model,
+            "prompt_version": self.prompt_version, "written_at": ctx.now}, key=["posting_id"])
         dropped = f", {len(result['dropped'])} dropped" if result["dropped"] else ""
         await proposals.create(
             conn, kind="letter", task=self.name, unit_key=unit.unit_key, now=ctx.now,

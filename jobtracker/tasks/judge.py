@@ -24,6 +24,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker.ranking import matching, scoring
+from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
@@ -215,18 +216,13 @@ class JudgeTask(Task):
         Scoring is left to `scoring.rescore`, once per run: a score's salary part
         reads every judged posting, far too much to repeat for each unit."""
         data = unit.data
-        await conn.execute(
-            "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, "
-            "verdict, reasons, meets, misses, model, prompt_version, ranked_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-            "ON CONFLICT (posting_id) DO UPDATE SET unit_key = excluded.unit_key, "
-            "prose_hash = excluded.prose_hash, description_hash = excluded.description_hash, "
-            "verdict = excluded.verdict, reasons = excluded.reasons, meets = excluded.meets, "
-            "misses = excluded.misses, model = excluded.model, "
-            "prompt_version = excluded.prompt_version, ranked_at = excluded.ranked_at",
-            (data["posting_id"], unit.unit_key, data["prose_hash"], data["description_hash"],
-             result["verdict"], json.dumps(result["reasons"]), json.dumps(result["meets"]),
-             json.dumps(result["misses"]), model, self.prompt_version, ctx.now))
+        await upsert(conn, "rankings", {
+            "posting_id": data["posting_id"], "unit_key": unit.unit_key,
+            "prose_hash": data["prose_hash"], "description_hash": data["description_hash"],
+            "verdict": result["verdict"], "reasons": json.dumps(result["reasons"]),
+            "meets": json.dumps(result["meets"]), "misses": json.dumps(result["misses"]),
+            "model": model, "prompt_version": self.prompt_version, "ranked_at": ctx.now},
+            key=["posting_id"])
         return result["verdict"]
 
     async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker.config import LEVELS
 from jobtracker.ranking import matching
+from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
@@ -114,13 +115,10 @@ class LevelTask(Task):
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
         level = result["level"]
-        await conn.execute(
-            "INSERT INTO level_readings (posting_id, level, source_hash, model, prompt_version, "
-            "read_at) VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
-            "level = excluded.level, source_hash = excluded.source_hash, model = excluded.model,"
-            " prompt_version = excluded.prompt_version, read_at = excluded.read_at",
-            (unit.subject, level, unit.data["description_hash"], model, self.prompt_version,
-             ctx.now))
+        await upsert(conn, "level_readings", {
+            "posting_id": unit.subject, "level": level,
+            "source_hash": unit.data["description_hash"], "model": model,
+            "prompt_version": self.prompt_version, "read_at": ctx.now}, key=["posting_id"])
         return str(level)
 
 

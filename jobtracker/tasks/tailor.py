@@ -27,6 +27,7 @@ from jobtracker.ranking import matching
 from jobtracker.resume import KEYWORDS, RESUME, text_hash
 from jobtracker.resume.grounding import Edit, Grounding, Ungrounded, ground_edit
 from jobtracker.resume.keywords import KeywordsError, keyword_terms
+from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
@@ -274,18 +275,12 @@ class TailorTask(ScoredMatchTask):
         """Record the answer against its inputs and propose each edit."""
         data = unit.data
         edits = result["edits"]
-        await conn.execute(
-            "INSERT INTO resume_suggestions (posting_id, unit_key, resume_hash, keywords_hash, "
-            "description_hash, edits, dropped, model, prompt_version, tailored_at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (posting_id) DO UPDATE SET "
-            "unit_key = excluded.unit_key, resume_hash = excluded.resume_hash, "
-            "keywords_hash = excluded.keywords_hash, "
-            "description_hash = excluded.description_hash, edits = excluded.edits, "
-            "dropped = excluded.dropped, model = excluded.model, "
-            "prompt_version = excluded.prompt_version, tailored_at = excluded.tailored_at",
-            (data["posting_id"], unit.unit_key, data["resume_hash"], data["keywords_hash"],
-             data["description_hash"], len(edits), len(result["dropped"]), model,
-             self.prompt_version, ctx.now))
+        await upsert(conn, "resume_suggestions", {
+            "posting_id": data["posting_id"], "unit_key": unit.unit_key,
+            "resume_hash": data["resume_hash"], "keywords_hash": data["keywords_hash"],
+            "description_hash": data["description_hash"], "edits": len(edits),
+            "dropped": len(result["dropped"]), "model": model,
+            "prompt_version": self.prompt_version, "tailored_at": ctx.now}, key=["posting_id"])
         who = posting_label(data["company"], data["title"])
         for item, edit in enumerate(edits):
             await proposals.create(

@@ -10,8 +10,8 @@ Stores the same listings twice, each into a new database, the way a fetch does
 - without: the grouping triggers and the job_key index dropped, no key computed,
            no posting placed in a group, no grouping pass
 - with:    the schema as shipped: new postings placed in their groups as they are
-           stored, and `groups.assign` after a board that left it work, as fetch
-           runs it
+           stored, and the pass after a board that left it work, through the door a
+           fetch uses (`groups.Grouping`)
 
 Nine boards in ten are one company's ATS board; every tenth is an aggregator. A
 share `--dup` of all postings are aggregator items copying an earlier ATS posting
@@ -125,12 +125,17 @@ async def _store_all(db: Path, boards: list[list[NormalizedPosting]], grouping: 
             await conn.execute("DROP INDEX postings_by_job_key")
             await conn.commit()
         started, cpu = time.perf_counter(), time.process_time()
+        door = groups.Grouping(conn)
         for number, batch in enumerate(boards):
             async with store.write(conn):
                 board_id = await ensure_board(conn, "greenhouse", f"b{number}", "", configured=True)
+                if not grouping:
+                    await apply_board(conn, groups.BoardGroups(conn, board_id), "", batch, NOW,
+                                      Counts())
+                    continue
                 # As fetch runs it: the pass only when the board left it work.
-                if await apply_board(conn, board_id, "", batch, NOW, Counts()) and grouping:
-                    await groups.assign(conn)
+                async with door.board(board_id) as board:
+                    await apply_board(conn, board, "", batch, NOW, Counts())
         seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
         if grouping:
             row = await (await conn.execute(

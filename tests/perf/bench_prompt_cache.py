@@ -30,7 +30,7 @@ from jobtracker.llm import tiny as tiny_model
 from jobtracker.llm.local import local_server
 from jobtracker.tasks import REGISTRY, Request, Unit
 from tests.realmodel.conftest import cache_dir
-from tests.unit.test_prompt_layout import CTX, email, posting
+from tests.unit.test_tasks_base_prompts import CTX, email, posting
 
 TITLES = ["Senior Backend Engineer", "Staff Platform Engineer", "Data Engineer",
           "Site Reliability Engineer", "Payments Engineer", "Backend Developer"]

@@ -8,12 +8,15 @@ and Ashby bodies are in servers/boards.py, beside the server.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import json
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.utils import format_datetime
 from typing import Any
 from xml.sax.saxutils import escape as xml_escape
+
+from jobtracker.sources.base import Request, Response
 
 # --- feeds --------------------------------------------------------------------------
 
@@ -306,3 +309,25 @@ def answer_plan(plan: Any, respond: Any) -> tuple[Any, list[Any]]:
             request = plan.send(respond(request))
     except StopIteration as done:
         return done.value, asked
+
+
+def json_body(data: Any) -> bytes:
+    """`data` as the JSON body a server would send."""
+    return json.dumps(data).encode()
+
+
+def ok(data: Any) -> Response:
+    """A 200 response with `data` as its body (JSON unless it is bytes already)."""
+    return Response(200, data if isinstance(data, bytes) else json_body(data))
+
+
+NOT_FOUND = Response(404, b"")
+
+
+def run_source(ats: str, board: Any, respond: Callable[[Request], Response],
+               known: dict[str, str] | None = None) -> tuple[Any, list[Any]]:
+    """The registered source `ats` fetching `board` against `respond`, in memory."""
+    from jobtracker.sources import REGISTRY
+
+    url = board.url or REGISTRY[ats].default_url(board.token)
+    return answer_plan(REGISTRY[ats].start(board, url, known or {}), respond)

@@ -91,3 +91,32 @@ def test_two_processes_write_at_once_without_database_locked(tmp_path: Path,
     with sqlite3.connect(path) as conn:
         counts = dict(conn.execute("SELECT task, COUNT(*) FROM task_attempts GROUP BY task"))
     assert counts == {"a": 100, "b": 100}
+
+
+async def test_upsert_writes_a_whole_row_and_replaces_the_one_under_its_key(
+        tmp_path: Path) -> None:
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        row = {"account": "ada@imap:993", "folder": "INBOX", "uidvalidity": 7, "last_uid": 10,
+               "synced_at": "t1"}
+        async with store.write(conn):
+            await store.upsert(conn, "imap_folders", row, key=["account", "folder"])
+            await store.upsert(conn, "imap_folders", {**row, "folder": "Jobs"},
+                               key=["account", "folder"])
+            await store.upsert(conn, "imap_folders", {**row, "last_uid": 12, "synced_at": "t2"},
+                               key=["account", "folder"])
+        rows = await conn.execute_fetchall(
+            "SELECT folder, uidvalidity, last_uid, synced_at FROM imap_folders ORDER BY folder")
+        assert [tuple(r) for r in rows] == [("INBOX", 7, 12, "t2"), ("Jobs", 7, 10, "t1")]
+
+
+def test_upsert_sql_names_every_column_but_the_key_and_refuses_odd_names() -> None:
+    sql = store.upsert_sql("scores", ("posting_id", "score", "parts"), ("posting_id",))
+    assert sql == ("INSERT INTO scores (posting_id, score, parts) VALUES (?, ?, ?) "
+                   "ON CONFLICT (posting_id) DO UPDATE SET score = excluded.score, "
+                   "parts = excluded.parts")
+    for table, columns, key in [("scores; DROP TABLE x", ("a", "b"), ("a",)),
+                                ("scores", ("a", "b c"), ("a",)),
+                                ("scores", ("a", "b"), ("c",)),
+                                ("scores", ("a",), ("a",))]:
+        with pytest.raises(ValueError):
+            store.upsert_sql(table, columns, key)

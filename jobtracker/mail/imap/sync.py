@@ -59,12 +59,9 @@ async def _store_batch(conn: aiosqlite.Connection, cfg: ImapConfig, folder: str,
         for item, message in parsed:
             _, new = await store_message(conn, linker, message, item.internal_date or now, now)
             added += new
-        await conn.execute(
-            "INSERT INTO imap_folders (account, folder, uidvalidity, last_uid, synced_at) "
-            "VALUES (?, ?, ?, ?, ?) ON CONFLICT (account, folder) DO UPDATE SET "
-            "uidvalidity = excluded.uidvalidity, last_uid = excluded.last_uid, "
-            "synced_at = excluded.synced_at",
-            (cfg.account, folder, uidvalidity, last_uid, now))
+        await store.upsert(conn, "imap_folders", {
+            "account": cfg.account, "folder": folder, "uidvalidity": uidvalidity,
+            "last_uid": last_uid, "synced_at": now}, key=["account", "folder"])
     return added
 
 

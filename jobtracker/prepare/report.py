@@ -1,0 +1,63 @@
+"""prepare as it is said on a terminal: a packet in a few plain lines, and those lines
+in a run's log format. `jobtracker prepare` and the end of `jobtracker-tui --run`
+(jobtracker/run/headless.py, `prepare_after_run`) both use it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import datetime
+from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
+
+from jobtracker.clock import now_iso
+from jobtracker.config import load_profile
+from jobtracker.prepare.answers import load_answers
+from jobtracker.text import one_line
+from jobtracker.workers.reporters import ascii_line
+
+if TYPE_CHECKING:   # the packet code (and its HTTP client) loads when prepare runs
+    from jobtracker.prepare.run import Prepared
+
+
+def describe(item: Prepared) -> list[str]:
+    """A packet in a few plain lines: where, which form, what is left to the user."""
+    data = item.to_json()
+    form = "the employer's form" if item.resolution.kind == "greenhouse" else "standard set"
+    left = item.resolution.unresolved_required
+    tail = (f"; {len(left)} required left: " + one_line("; ".join(left), 120)) if left else ""
+    lines = [f"posting {item.posting.id} ({item.posting.label}): {data['path']}  "
+             f"{form}, {data['resolved']}/{data['fields']} answered{tail}"]
+    if item.form_error:
+        lines.append(f"  the form could not be read ({one_line(item.form_error, 160)}); "
+                     "the standard set is used")
+    lines += [f"  {name} was edited by you: it is kept, the new version is {name}.new"
+              for name in item.written.kept]
+    lines += [f"  not written: {one_line(why, 200)}" for why in item.written.failed]
+    return lines
+
+
+def run_prepare(home: Path, db: Path, top: int, ids: list[int]) -> list[str]:
+    """Load what prepare reads from the workspace at `home` (answers.yaml, then
+    profile.yaml: a ConfigError for a bad one), prepare; the lines to say. The
+    workspace's files are named here rather than loaded through `Workspace`, which
+    would bring in the task registry that prepare must not import."""
+    from jobtracker.prepare.run import prepare
+
+    bank = load_answers(home / "answers.yaml")
+    profile = load_profile(home / "profile.yaml")
+    rescored, done = asyncio.run(prepare(home, db, profile, bank, now_iso(), top=top, ids=ids))
+    lines = [f"rescored {rescored:,} judged posting(s)"]
+    if not done:
+        lines.append("nothing to prepare: no open match without an application beyond saved "
+                     "(`jobtracker rank` judges and scores matches)")
+    for item in done:
+        lines += describe(item)
+    return lines
+
+
+def log_lines(lines: list[str], out: TextIO) -> None:
+    """prepare's lines in a run's own line format (time, ASCII), as a run's log ends."""
+    for text in lines:
+        print(ascii_line(f"{datetime.now():%H:%M:%S} prepare {text.strip()}"), file=out)
+    out.flush()
