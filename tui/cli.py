@@ -86,12 +86,13 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
     if demo is not None and demo.model:
         options = replace(options, model=demo.model)
     if args.run:
-        from jobtracker.run.headless import prepare_after_run, run_work
+        from jobtracker.run.headless import after_run, run_work
 
-        # Packets for the morning, model or not (docs/prepare.md).
+        # Packets for the morning and learned suggestions, model or not (docs/prepare.md,
+        # docs/learning.md).
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
-                        finish=lambda out: prepare_after_run(ws, out))
+                        finish=lambda out: after_run(ws, out))
     return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
 
 

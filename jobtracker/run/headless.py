@@ -148,3 +148,26 @@ def prepare_after_run(ws: Workspace, out: TextIO | None = None) -> None:
     except (ConfigError, StoreError) as exc:
         lines = [f"not done: {exc}"]
     log_lines(lines, out or sys.stdout)
+
+
+def learn_after_run(ws: Workspace, out: TextIO | None = None) -> None:
+    """Also the end of `jobtracker-tui --run`: the night's decisions read into profile
+    proposals (docs/learning.md), said in the run's line format; a workspace it cannot
+    read is one line, and the run's own result stands."""
+    from jobtracker.learning.learn import learn_workspace, report
+
+    out = out or sys.stdout
+    try:
+        lines = report(asyncio.run(learn_workspace(ws)))
+    except (ConfigError, StoreError) as exc:
+        lines = [f"learn: not done: {exc}"]
+    for text in lines:
+        print(ascii_line(f"{datetime.now():%H:%M:%S} {text.strip()}"), file=out)
+    out.flush()
+
+
+def after_run(ws: Workspace, out: TextIO | None = None) -> None:
+    """What `jobtracker-tui --run` does once the queue is worked, model or not: packets
+    for the morning, then what the user's decisions suggest."""
+    prepare_after_run(ws, out)
+    learn_after_run(ws, out)

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from conftest import run_cli
 
 from jobtracker import cli, store
 from jobtracker.config import load_profile
@@ -196,3 +197,15 @@ def test_stats_json_has_a_calibration_entry_per_verdict(
     _code, out, _ = run(seeded, capsys, "stats")
     assert "calibration: each verdict and what it became" in out
     assert "contradicted: posting 10 was poor, then interview" in out
+
+
+def test_a_headless_run_ends_with_learn_even_without_a_model(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    dismiss_principals(seeded, capsys, 7)
+    (seeded.home / "config.yaml").write_text("llm: {url: null}\n")
+    done = run_cli("--home", str(seeded.home), "--run", module="tui.cli")
+    assert done.returncode == 0, done.stderr
+    assert "learn: read 7 decision(s); 2 new proposal(s)" in done.stdout
+    with sqlite3.connect(seeded.db) as conn:
+        kinds = conn.execute("SELECT kind, task FROM proposals").fetchall()
+    assert kinds == [("profile", "learn"), ("profile", "learn")]
