@@ -195,6 +195,8 @@ class Config:
     path: Path | None = None
     prepare: PrepareConfig = field(default_factory=lambda: PrepareConfig())
     followup: Followup = field(default_factory=lambda: Followup())
+    notify: NotifyConfig | None = None
+    timezone: str | None = None      # the user's IANA zone (interviews, the digest's times)
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -205,7 +207,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     doc = load(path)
     sections = tuple(task.name for task in tasks if task.settings)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", *sections, "fetch",
-                                             "model_check", "imap", "prepare", "followup"))
+                                             "model_check", "imap", "prepare", "followup",
+                                             "notify", "timezone"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -257,6 +260,8 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         path=path,
         prepare=_load_prepare(doc, top.get("prepare")),
         followup=load_followup(doc, top.get("followup")),
+        notify=_load_notify(doc, top.get("notify")),
+        timezone=_load_timezone(doc, top.get("timezone")),
     )
 
 
@@ -478,9 +483,157 @@ def load_followup(doc: Document, raw: Any) -> Followup:
     return Followup(days, ghosted)
 
 
+# --- config.yaml: notify and timezone ------------------------------------------------
+
+CHANNELS = ("file", "email", "ntfy", "webhook")
+# The judge's verdicts, best first (the rankings table's CHECK holds the same four).
+VERDICTS = ("strong", "good", "partial", "poor")
+DEFAULT_CHANNEL_DEADLINE = 30.0     # seconds one channel may take, all of it
+MAX_CHANNEL_DEADLINE = 600.0
+
+
+@dataclass(frozen=True)
+class EmailChannel:
+    """SMTP delivery (docs/notify.md). Like IMAP's, the password is never stored here."""
+
+    to: tuple[str, ...]
+    sender: str = "jobtracker@localhost"
+    host: str = "127.0.0.1"
+    port: int = 25
+    tls: bool | str = True           # True (implicit TLS) | "starttls" | False (loopback only)
+    user: str | None = None
+    password_env: str | None = None
+    password_command: str | None = None
+
+
+@dataclass(frozen=True)
+class HttpChannel:
+    """An HTTP channel (ntfy, webhook): where to POST, and the bearer token's source."""
+
+    url: str
+    token_env: str | None = None
+    token_command: str | None = None
+
+
+@dataclass(frozen=True)
+class NotifyConfig:
+    to: tuple[str, ...] = ("file",)
+    min_verdict: str = "good"
+    deadline: float = DEFAULT_CHANNEL_DEADLINE
+    email: EmailChannel | None = None
+    ntfy: HttpChannel | None = None
+    webhook: HttpChannel | None = None
+
+
+def _secret_source(doc: Document, raw: dict[str, Any], at: tuple[str, ...], env: str,
+                   command: str, *, required: bool) -> tuple[str | None, str | None]:
+    given = [key for key in (env, command) if raw.get(key) is not None]
+    if len(given) > 1 or (required and not given):
+        raise doc.error(f"give {'exactly' if required else 'at most'} one of {env} and "
+                        f"{command}", *at)
+    return (_str(doc, raw[env], *at, env) if raw.get(env) is not None else None,
+            _str(doc, raw[command], *at, command) if raw.get(command) is not None else None)
+
+
+def _load_email(doc: Document, value: Any) -> EmailChannel:
+    at = ("notify", "email")
+    raw = _mapping(doc, value, *at, allowed=(
+        "to", "from", "host", "port", "tls", "user", "password_env", "password_command"))
+    if raw.get("to") is None:
+        raise doc.error("is required (the address the digest goes to)", *at, "to")
+    to = [raw["to"]] if isinstance(raw["to"], str) else raw["to"]
+    if not isinstance(to, list) or not to:
+        raise doc.error("must be an address or a list of addresses", *at, "to")
+    for index, address in enumerate(to):
+        if not isinstance(address, str) or "@" not in address or any(
+                ch.isspace() or ch in "<>,;" for ch in address.strip()):
+            raise doc.error("must be a plain address such as ada@example.org",
+                            *at, "to", *((index,) if isinstance(raw["to"], list) else ()))
+    sender = _str(doc, raw.get("from", EmailChannel.sender), *at, "from").strip()
+    if "@" not in sender or any(ch.isspace() for ch in sender):
+        raise doc.error("must be a plain address such as jobtracker@localhost", *at, "from")
+    tls = raw.get("tls", True)
+    if tls not in (True, False, "starttls"):
+        raise doc.error("must be true, starttls or false", *at, "tls")
+    host = _str(doc, raw.get("host", EmailChannel.host), *at, "host").strip()
+    if tls is False and host not in LOOPBACK_HOSTS:
+        # Mail and a password in clear text over a network are never sent.
+        raise doc.error("tls: false is only for a server on this machine "
+                        f"({', '.join(LOOPBACK_HOSTS)})", *at, "tls")
+    port = _int(doc, raw.get("port", {True: 465, "starttls": 587}.get(tls, 25)), *at, "port",
+                maximum=65535)
+    user = _str(doc, raw["user"], *at, "user") if raw.get("user") is not None else None
+    env, command = _secret_source(doc, raw, at, "password_env", "password_command",
+                                  required=user is not None)
+    if user is None and (env or command):
+        raise doc.error("a password needs a user to log in as", *at, "user")
+    return EmailChannel(to=tuple(a.strip() for a in to), sender=sender, host=host, port=port,
+                        tls=tls, user=user, password_env=env, password_command=command)
+
+
+def _load_http(doc: Document, value: Any, name: str) -> HttpChannel:
+    at = ("notify", name)
+    raw = _mapping(doc, value, *at, allowed=("url", "token_env", "token_command"))
+    if raw.get("url") is None:
+        raise doc.error("is required", *at, "url")
+    url = _url(doc, raw["url"], *at, "url")
+    if has_userinfo(url):
+        raise doc.error("a user name or password in the URL is never sent; put the token "
+                        "in the variable token_env names", *at, "url")
+    if name == "ntfy" and not urlsplit(url).path.strip("/"):
+        raise doc.error("must name the topic: https://ntfy.sh/TOPIC", *at, "url")
+    env, command = _secret_source(doc, raw, at, "token_env", "token_command", required=False)
+    return HttpChannel(url=url, token_env=env, token_command=command)
+
+
+def _load_notify(doc: Document, value: Any) -> NotifyConfig | None:
+    if value is None:
+        return None
+    raw = _mapping(doc, value, "notify", allowed=(
+        "to", "min_verdict", "deadline", "email", "ntfy", "webhook"))
+    to = _str_list(doc, raw.get("to", ["file"]), "notify", "to",
+                   check=lambda v: v in CHANNELS, expected=", ".join(CHANNELS))
+    if not to:
+        raise doc.error(f"must name at least one channel ({', '.join(CHANNELS)})",
+                        "notify", "to")
+    verdict = str(raw.get("min_verdict", NotifyConfig.min_verdict)).strip().lower()
+    if verdict not in VERDICTS:
+        raise doc.error(f"must be one of: {', '.join(VERDICTS)}", "notify", "min_verdict")
+    channels: dict[str, Any] = {}
+    for name, load_one in (("email", _load_email),
+                           ("ntfy", lambda d, v: _load_http(d, v, "ntfy")),
+                           ("webhook", lambda d, v: _load_http(d, v, "webhook"))):
+        if raw.get(name) is not None:
+            channels[name] = load_one(doc, raw[name])
+        elif name in to:
+            raise doc.error(f"notify.to names {name}, which needs its settings here",
+                            "notify", name)
+    return NotifyConfig(
+        to=tuple(dict.fromkeys(to)), min_verdict=verdict,
+        deadline=_number(doc, raw.get("deadline", DEFAULT_CHANNEL_DEADLINE), "notify",
+                         "deadline", minimum=0.1, maximum=MAX_CHANNEL_DEADLINE),
+        **channels)
+
+
+def _load_timezone(doc: Document, value: Any) -> str | None:
+    if value is None:
+        return None
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError  # tzdata: a few ms, only when set
+
+    name = _str(doc, value, "timezone").strip()
+    try:
+        ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        raise doc.error(f"{name!r} is not a time zone name (IANA, such as Europe/Berlin or "
+                        "America/New_York)", "timezone") from None
+    return name
+
+
 __all__ = [
     "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
     "LLMConfig", "PrepareConfig", "Profile", "Setting", "Sources", "TaskDeclaration",
     "expand_path", "load_config", "load_followup", "load_plugins", "load_profile",
     "load_sources", "normalize_llm_url",
 ]
+# notify and timezone (docs/notify.md)
+__all__ += ["CHANNELS", "VERDICTS", "EmailChannel", "HttpChannel", "NotifyConfig"]

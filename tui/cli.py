@@ -86,13 +86,14 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
     if demo is not None and demo.model:
         options = replace(options, model=demo.model)
     if args.run:
+        from jobtracker.notify.send import after_run as send_digest
         from jobtracker.run.headless import after_run, run_work
 
         # Packets for the morning and learned suggestions, model or not (docs/prepare.md,
-        # docs/learning.md).
+        # docs/learning.md); then the digest, when notify is set (docs/notify.md).
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
-                        finish=lambda out: after_run(ws, out))
+                        finish=lambda out: after_run(ws, out) or send_digest(ws, out))
     return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
 
 

@@ -18,6 +18,7 @@ from jobtracker.cli import (
     learn,
     matches,
     model,
+    notify,
     postings,
     prepare,
     proposals,

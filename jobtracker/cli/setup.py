@@ -34,7 +34,13 @@ def cmd_init(args: argparse.Namespace, ws: Workspace) -> int:
     return EXIT_OK
 
 
-@command("check", "validate every file in the workspace and open the database")
+def _configure_check(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--send-test", action="store_true",
+                        help="also send a test message to every channel in notify.to")
+
+
+@command("check", "validate every file in the workspace and open the database",
+         _configure_check)
 def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
     config = ws.config()
     ws.profile()
@@ -67,4 +73,8 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         except ImapError as exc:
             print(f"jobtracker: imap: {config.imap.account}: {exc}", file=sys.stderr)
             return EXIT_USAGE
+    if getattr(args, "send_test", False):
+        from jobtracker.notify.send import check_channels
+
+        return check_channels(ws, config)
     return EXIT_OK

@@ -1,0 +1,82 @@
+"""`jobtracker digest`: what needs you since the last digest; `--send` delivers it
+(jobtracker/notify/, docs/notify.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from datetime import UTC, date, datetime
+from zoneinfo import ZoneInfo
+
+from jobtracker import store
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
+from jobtracker.clock import iso, now_iso
+from jobtracker.config import NotifyConfig
+from jobtracker.workspace import Workspace
+
+
+def _configure_digest(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--since", metavar="DATE",
+                        help="only matches judged and proposals made since DATE (YYYY-MM-DD "
+                             "in your timezone, or an ISO time); default: the last digest sent")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--send", action="store_true",
+                        help="deliver it to every channel in notify.to and keep it in "
+                             "digests/YYYY-MM-DD.md (and .html)")
+
+
+def parse_since(text: str, zone: str | None) -> str:
+    """`YYYY-MM-DD` (the day's start in `zone`) or an ISO time → UTC as stored;
+    ValueError with the accepted forms."""
+    tz = ZoneInfo(zone or "UTC")
+    try:
+        if len(text) == 10:
+            day = date.fromisoformat(text)
+            return iso(datetime(day.year, day.month, day.day, tzinfo=tz))
+        moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
+    except ValueError:
+        raise ValueError(f"--since {text!r}: not a date (YYYY-MM-DD) or an ISO time") from None
+    return iso(moment if moment.tzinfo else moment.replace(tzinfo=tz).astimezone(UTC))
+
+
+@command("digest", "what needs you since the last digest: new matches, proposals waiting, "
+                   "follow-ups due, interviews; --send delivers it", _configure_digest)
+def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker.notify import render
+    from jobtracker.notify.digest import build
+    from jobtracker.notify.send import send_digest
+
+    config, profile = ws.config(), ws.profile()
+    try:
+        since = parse_since(args.since, config.timezone) if args.since else None
+    except ValueError as exc:
+        print(f"jobtracker: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    now = now_iso()
+    if args.send:
+        report = asyncio.run(send_digest(ws.home, config, profile, now=now, since=since))
+        if args.json:
+            print(json.dumps(report.to_json(), ensure_ascii=False))
+        else:
+            for line in report.lines():
+                print(f"digest: {line}")
+        for failed in report.failed:
+            print(f"jobtracker: digest: {failed.channel} did not take it: {failed.detail}; "
+                  "it gets the same items next time", file=sys.stderr)
+        return report.exit_code
+    notify = config.notify or NotifyConfig()
+
+    async def read() -> object:
+        async with store.connect(ws.db) as conn:
+            return await build(conn, ws.db, profile=profile, followup=config.followup,
+                               min_verdict=notify.min_verdict, channels=notify.to, now=now,
+                               zone=config.timezone, since=since)
+
+    digest = asyncio.run(read())
+    if args.json:
+        print(json.dumps(digest.to_json(), ensure_ascii=False))   # type: ignore[attr-defined]
+    else:
+        print(render.text(digest), end="")   # type: ignore[arg-type]
+    return EXIT_OK

@@ -1,0 +1,48 @@
+"""The `file` channel and the digest's archive: `digests/YYYY-MM-DD.md` and `.html`
+keep what was sent (a second digest on the same day is `YYYY-MM-DD-2.md`). Written
+atomically; the Markdown file ends with which channels took the digest."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from jobtracker.files import relative, write_atomic
+from jobtracker.notify import render
+from jobtracker.notify.digest import Digest
+from jobtracker.text import one_line
+
+FOLDER = "digests"
+
+
+def free_name(folder: Path, day: str) -> Path:
+    """`folder/DAY.md`, or `DAY-2.md`, `DAY-3.md`... when the day has one already."""
+    candidate, n = folder / f"{day}.md", 1
+    while candidate.exists() or candidate.with_suffix(".html").exists():
+        n += 1
+        candidate = folder / f"{day}-{n}.md"
+    return candidate
+
+
+def write(home: Path, digest: Digest, delivered: Mapping[str, str],
+          failed: Mapping[str, str]) -> str:
+    """Write the digest's Markdown and HTML forms; returns the Markdown file's path
+    relative to the workspace. OSError when the folder cannot be written."""
+    target = free_name(home / FOLDER, digest.day)
+    footer = ["", "---", ""]
+    footer += [f"- delivered to {name}: {render.md(detail, 200)}"
+               for name, detail in delivered.items()]
+    footer += [f"- **not delivered** to {name}: {render.md(reason, 300)}"
+               for name, reason in failed.items()]
+    write_atomic(target, render.markdown(digest) + "\n".join(footer) + "\n")
+    write_atomic(target.with_suffix(".html"), render.html_mail(digest))
+    return relative(target, home)
+
+
+def check_writable(home: Path) -> str:
+    """For `check --send-test`: the archive folder takes a file. OSError when not."""
+    folder = home / FOLDER
+    probe = folder / ".send-test"
+    write_atomic(probe, "jobtracker test\n")
+    probe.unlink()
+    return one_line(relative(folder, home) + "/")

@@ -1,0 +1,220 @@
+"""The digest: what needs the user since the last digest that was sent, as plain data.
+
+New matches at or above `notify.min_verdict` that a channel has not announced yet (a
+job once per channel, ever: see jobtracker/notify/record.py), proposals waiting for
+review, applications due for a follow-up, interviews in the next days, and what
+failed (units set aside after repeated failures, boards whose last fetch failed).
+
+Built once for every channel together (`build`), then narrowed per channel
+(`Digest.for_channel`): a channel that failed last time still holds the jobs it did
+not take. Text from outside (titles, companies, summaries, errors) is kept as stored;
+jobtracker/notify/render.py makes it safe for each form.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, replace
+from datetime import UTC, date, datetime, timedelta
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from zoneinfo import ZoneInfo
+
+from jobtracker.config import VERDICTS, Followup, Profile
+from jobtracker.notify import record
+from jobtracker.ranking.matches import load_matches
+from jobtracker.run.ledger import MAX_FAILURES
+from jobtracker.tracker.overview import load_rows
+
+if TYPE_CHECKING:
+    import aiosqlite
+
+INTERVIEW_DAYS = 7     # how far ahead the digest looks for interviews
+
+
+@dataclass(frozen=True)
+class MatchItem:
+    id: int               # the posting leading the job's group (what `status` takes)
+    verdict: str
+    score: float
+    company: str
+    title: str
+    location: str
+    url: str
+
+
+@dataclass(frozen=True)
+class ProposalItem:
+    id: int
+    kind: str
+    task: str
+    summary: str
+    created_at: str
+
+
+@dataclass(frozen=True)
+class DueItem:
+    application: int
+    posting: int | None
+    company: str
+    title: str
+    status: str
+    followup_due: str
+
+
+@dataclass(frozen=True)
+class InterviewItem:
+    application: int
+    company: str
+    title: str
+    start: str            # ISO 8601 with offset
+    end: str
+    where: str
+    timezone: str | None
+
+
+@dataclass(frozen=True)
+class BoardFailure:
+    board: str            # `greenhouse:acme`
+    error: str
+    at: str | None
+
+
+@dataclass(frozen=True)
+class Digest:
+    made_at: str                        # when it was read (UTC, as stored)
+    zone: str                           # the zone its times are shown in
+    since: str | None                   # the window's start: the last digest sent, or --since
+    min_verdict: str
+    matches: list[MatchItem] = field(default_factory=list)
+    proposals: list[ProposalItem] = field(default_factory=list)
+    proposals_by_kind: dict[str, int] = field(default_factory=dict)
+    due: list[DueItem] = field(default_factory=list)
+    interviews: list[InterviewItem] = field(default_factory=list)
+    set_aside: dict[str, int] = field(default_factory=dict)
+    boards: list[BoardFailure] = field(default_factory=list)
+    # Jobs each channel already announced (by group leader): for_channel's filter.
+    announced: dict[str, frozenset[int]] = field(default_factory=dict, repr=False)
+
+    @property
+    def day(self) -> str:
+        """The digest's date in the user's zone: its archive file's name."""
+        return self.local(self.made_at).date().isoformat()
+
+    def local(self, stamp: str) -> datetime:
+        return datetime.fromisoformat(stamp.replace("Z", "+00:00")).astimezone(
+            ZoneInfo(self.zone))
+
+    @property
+    def empty(self) -> bool:
+        return not (self.matches or self.proposals or self.due or self.interviews
+                    or self.set_aside or self.boards)
+
+    def for_channel(self, channel: str) -> Digest:
+        """This digest as `channel` gets it: without the jobs it announced before."""
+        told = self.announced.get(channel, frozenset())
+        return replace(self, matches=[m for m in self.matches if m.id not in told])
+
+    def to_json(self, limit: int | None = None) -> dict[str, Any]:
+        """The `digest --json` object; `limit` cuts each list (the webhook's body), and
+        `totals` always says how many there were."""
+        def cut(items: list[Any]) -> list[dict[str, Any]]:
+            return [asdict(item) for item in (items if limit is None else items[:limit])]
+
+        return {
+            "made_at": self.made_at, "day": self.day, "since": self.since,
+            "min_verdict": self.min_verdict, "zone": self.zone,
+            "matches": cut(self.matches), "proposals": cut(self.proposals),
+            "proposals_by_kind": dict(self.proposals_by_kind), "due": cut(self.due),
+            "interviews": cut(self.interviews),
+            "failed": {"set_aside": dict(self.set_aside), "boards": cut(self.boards)},
+            "totals": {"matches": len(self.matches), "proposals": len(self.proposals),
+                       "due": len(self.due), "interviews": len(self.interviews),
+                       "boards": len(self.boards)},
+        }
+
+
+def at_or_above(verdict: str) -> frozenset[str]:
+    """The verdicts as good as `verdict` or better."""
+    return frozenset(VERDICTS[:VERDICTS.index(verdict) + 1])
+
+
+async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
+                followup: Followup, min_verdict: str, channels: tuple[str, ...], now: str,
+                zone: str | None = None, since: str | None = None) -> Digest:
+    """What needs the user, for `channels` together: a match is in it while one of
+    them has not announced its job. `since` (UTC, as stored) narrows the matches and
+    proposals to those that came after it; by default the window starts at the last
+    digest any channel took, and a match is new while it is unannounced."""
+    tz = zone or "UTC"
+    window = since if since is not None else await record.last_sent(conn)
+    announced = await record.announced(conn, channels)
+    wanted = at_or_above(min_verdict)
+    judged_since = await _judged_since(conn, since) if since is not None else None
+    matches = [
+        MatchItem(m.id, m.verdict, round(m.score, 3), m.company or "", m.title or "",
+                  m.location or "", m.url or "")
+        for m in await load_matches(db, profile)
+        if m.verdict in wanted and (judged_since is None or m.id in judged_since)
+        and any(m.id not in announced.get(c, frozenset()) for c in channels)]
+    proposals, by_kind = await _proposals(conn, since)
+    today = datetime.fromisoformat(now.replace("Z", "+00:00")).astimezone(ZoneInfo(tz)).date()
+    return Digest(
+        made_at=now, zone=tz, since=window, min_verdict=min_verdict, matches=matches,
+        proposals=proposals, proposals_by_kind=by_kind, due=await _due(conn, followup, today),
+        interviews=await _interviews(conn, now), set_aside=await _set_aside(conn),
+        boards=await _boards(conn), announced=announced)
+
+
+async def _judged_since(conn: aiosqlite.Connection, since: str) -> set[int]:
+    rows = await conn.execute_fetchall(
+        "SELECT posting_id FROM rankings WHERE ranked_at >= ?", (since,))
+    return {int(row[0]) for row in rows}
+
+
+async def _proposals(conn: aiosqlite.Connection, since: str | None
+                     ) -> tuple[list[ProposalItem], dict[str, int]]:
+    """Pending proposals (all of them: they wait whatever the window), oldest first,
+    and their count by kind. Staleness is not computed here: that reads each one's
+    inputs, and the review shows it."""
+    rows = await conn.execute_fetchall(
+        "SELECT id, kind, task, summary, created_at FROM proposals WHERE state = 'pending' "
+        "AND created_at >= ? ORDER BY id", (since or "",))
+    items = [ProposalItem(int(r[0]), str(r[1]), str(r[2]), str(r[3] or ""), str(r[4]))
+             for r in rows]
+    by_kind: dict[str, int] = {}
+    for item in items:
+        by_kind[item.kind] = by_kind.get(item.kind, 0) + 1
+    return items, by_kind
+
+
+async def _due(conn: aiosqlite.Connection, followup: Followup, today: date) -> list[DueItem]:
+    rows = await load_rows(conn, followup, today)
+    due = [DueItem(r.id, r.posting_id, r.company, r.title, r.status, r.followup_due or "")
+           for r in rows if r.due]
+    return sorted(due, key=lambda d: (d.followup_due, d.application))
+
+
+async def _interviews(conn: aiosqlite.Connection, now: str) -> list[InterviewItem]:
+    """Accepted interviews starting from now to INTERVIEW_DAYS ahead (none before the
+    interviews table exists in this database's schema)."""
+    start = datetime.fromisoformat(now.replace("Z", "+00:00"))
+    end = start + timedelta(days=INTERVIEW_DAYS)
+    from jobtracker.interviews.store import upcoming
+
+    return [InterviewItem(i.application_id, i.company, i.title, i.start, i.end, i.where,
+                          i.timezone)
+            for i in await upcoming(conn, start.astimezone(UTC), end.astimezone(UTC))]
+
+
+async def _set_aside(conn: aiosqlite.Connection) -> dict[str, int]:
+    rows = await conn.execute_fetchall(
+        "SELECT task, COUNT(*) FROM task_attempts WHERE failures >= ? GROUP BY task "
+        "ORDER BY task", (MAX_FAILURES,))
+    return {str(task): int(count) for task, count in rows}
+
+
+async def _boards(conn: aiosqlite.Connection) -> list[BoardFailure]:
+    rows = await conn.execute_fetchall(
+        "SELECT source || ':' || token, last_error, last_fetched FROM boards "
+        "WHERE last_error IS NOT NULL ORDER BY source, token")
+    return [BoardFailure(str(r[0]), str(r[1]), r[2]) for r in rows]
