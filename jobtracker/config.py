@@ -583,6 +583,9 @@ def _load_http(doc: Document, value: Any, name: str) -> HttpChannel:
     if name == "ntfy" and not urlsplit(url).path.strip("/"):
         raise doc.error("must name the topic: https://ntfy.sh/TOPIC", *at, "url")
     env, command = _secret_source(doc, raw, at, "token_env", "token_command", required=False)
+    if (env or command) and urlsplit(url).scheme != "https" \
+            and urlsplit(url).hostname not in LOOPBACK_HOSTS:
+        raise doc.error("a token is sent only over https (or to this machine)", *at, "url")
     return HttpChannel(url=url, token_env=env, token_command=command)
 
 
@@ -606,8 +609,8 @@ def _load_notify(doc: Document, value: Any) -> NotifyConfig | None:
         if raw.get(name) is not None:
             channels[name] = load_one(doc, raw[name])
         elif name in to:
-            raise doc.error(f"notify.to names {name}, which needs its settings here",
-                            "notify", name)
+            raise doc.error(f"names {name}, which needs a notify.{name} section "
+                            "(docs/notify.md)", "notify", "to")
     return NotifyConfig(
         to=tuple(dict.fromkeys(to)), min_verdict=verdict,
         deadline=_number(doc, raw.get("deadline", DEFAULT_CHANNEL_DEADLINE), "notify",
