@@ -13,7 +13,7 @@ jobtracker/notify/render.py makes it safe for each form.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from jobtracker.config import VERDICTS, Followup, Profile
 from jobtracker.notify import record
-from jobtracker.ranking.matches import load_matches
+from jobtracker.ranking import matching
 from jobtracker.run.ledger import MAX_FAILURES
 from jobtracker.tracker.overview import load_rows
 
@@ -118,7 +118,7 @@ class Digest:
         """The `digest --json` object; `limit` cuts each list (the webhook's body), and
         `totals` always says how many there were."""
         def cut(items: list[Any]) -> list[dict[str, Any]]:
-            return [asdict(item) for item in (items if limit is None else items[:limit])]
+            return [_plain(item) for item in (items if limit is None else items[:limit])]
 
         return {
             "made_at": self.made_at, "day": self.day, "since": self.since,
@@ -131,6 +131,15 @@ class Digest:
                        "due": len(self.due), "interviews": len(self.interviews),
                        "boards": len(self.boards)},
         }
+
+
+def _plain(item: Any) -> dict[str, Any]:
+    # A shallow dict: asdict() deep-copies, and costs 10 µs a match.
+    return {name: getattr(item, name) for name in _FIELDS[type(item)]}
+
+
+_FIELDS = {kind: tuple(f.name for f in fields(kind))
+           for kind in (MatchItem, ProposalItem, DueItem, InterviewItem, BoardFailure)}
 
 
 def at_or_above(verdict: str) -> frozenset[str]:
@@ -147,15 +156,8 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
     digest any channel took, and a match is new while it is unannounced."""
     tz = zone or "UTC"
     window = since if since is not None else await record.last_sent(conn)
-    announced = await record.announced(conn, channels)
-    wanted = at_or_above(min_verdict)
-    judged_since = await _judged_since(conn, since) if since is not None else None
-    matches = [
-        MatchItem(m.id, m.verdict, round(m.score, 3), m.company or "", m.title or "",
-                  m.location or "", m.url or "")
-        for m in await load_matches(db, profile)
-        if m.verdict in wanted and (judged_since is None or m.id in judged_since)
-        and any(m.id not in announced.get(c, frozenset()) for c in channels)]
+    matches, announced = await _matches(conn, profile, at_or_above(min_verdict), channels,
+                                        since)
     proposals, by_kind = await _proposals(conn, since)
     today = datetime.fromisoformat(now.replace("Z", "+00:00")).astimezone(ZoneInfo(tz)).date()
     return Digest(
@@ -165,10 +167,55 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
         boards=await _boards(conn), announced=announced)
 
 
-async def _judged_since(conn: aiosqlite.Connection, since: str) -> set[int]:
-    rows = await conn.execute_fetchall(
-        "SELECT posting_id FROM rankings WHERE ranked_at >= ?", (since,))
-    return {int(row[0]) for row in rows}
+# A closed leader shows its repost's page (the newest open member, its own board's
+# first), as `matches` does; COALESCE asks the subquery only for closed leaders.
+_URL = """COALESCE(CASE WHEN p.closed_at IS NULL THEN p.url END,
+    (SELECT m.url FROM postings AS m WHERE m.lead_id = p.id AND m.closed_at IS NULL
+     AND m.board_id = p.board_id ORDER BY m.first_seen DESC, m.id DESC LIMIT 1),
+    (SELECT m.url FROM postings AS m WHERE m.lead_id = p.id AND m.closed_at IS NULL
+     ORDER BY m.first_seen DESC, m.id DESC LIMIT 1), p.url)"""
+# Whether a channel announced the job: the leader itself, or a posting now in its group.
+_TOLD = """(EXISTS (SELECT 1 FROM digest_announced AS d WHERE d.channel = ?
+                   AND d.posting_id = p.id)
+    OR EXISTS (SELECT 1 FROM postings AS m CROSS JOIN digest_announced AS d
+               ON d.posting_id = m.id AND d.channel = ? WHERE m.lead_id = p.id))"""
+# CROSS JOIN keeps SQLite's order: the group's few members first, then a key lookup
+# each; the other way round reads every announced row of the channel per match.
+
+
+async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: frozenset[str],
+                   channels: tuple[str, ...], since: str | None
+                   ) -> tuple[list[MatchItem], dict[str, frozenset[int]]]:
+    """Matches (`matching.match_where`, judged and scored, as `jobtracker matches` lists
+    them) at one of `verdicts`, best first, that one of `channels` has not announced;
+    and, per channel, which of the matches it announced. Only the columns a digest
+    shows are read: `load_matches` builds a whole Match (its score's parts, its other
+    pages) for each of tens of thousands of rows. The judged postings lead (CROSS JOIN
+    keeps that order): a third of the postings or fewer, and the verdict test is first."""
+    where, params = matching.match_where(profile)
+    marks = ", ".join("?" for _ in verdicts)
+    told = ", ".join(_TOLD for _ in channels) or "0"
+    sql = (f"SELECT p.id, r.verdict, s.score, p.company, p.title, p.location, {_URL}, {told} "
+           f"FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} "
+           f"JOIN scores AS s ON s.posting_id = p.id "
+           f"WHERE p.id = r.posting_id AND r.verdict IN ({marks}) AND {where}")
+    args = [value for c in channels for value in (c, c)] + sorted(verdicts) + params
+    if since is not None:
+        sql += " AND r.ranked_at >= ?"
+        args.append(since)
+    cursor = await conn.execute(sql + " ORDER BY s.score DESC, p.id", args)
+    cursor.row_factory = None
+    matches: list[MatchItem] = []
+    told_by: dict[str, set[int]] = {c: set() for c in channels}
+    for row in await cursor.fetchall():
+        flags = row[7:7 + len(channels)]
+        for channel, flag in zip(channels, flags, strict=True):
+            if flag:
+                told_by[channel].add(row[0])
+        if not all(flags):
+            matches.append(MatchItem(row[0], row[1], round(row[2], 3), row[3] or "",
+                                     row[4] or "", row[5] or "", row[6] or ""))
+    return matches, {c: frozenset(ids) for c, ids in told_by.items()}
 
 
 async def _proposals(conn: aiosqlite.Connection, since: str | None
