@@ -80,3 +80,36 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
     else:
         print(render.text(digest), end="")   # type: ignore[arg-type]
     return EXIT_OK
+
+
+def _configure_interviews(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print a JSON array of objects")
+    parser.add_argument("--all", action="store_true",
+                        help="every accepted interview, past and cancelled ones too")
+
+
+@command("interviews", "upcoming interviews (accepted interview proposals); the calendar "
+                       "feed is interviews.ics", _configure_interviews)
+def cmd_interviews(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker.interviews import store as interviews
+    from jobtracker.notify.render import when_local
+    from jobtracker.text import one_line
+
+    async def read() -> list[interviews.Interview]:
+        async with store.connect(ws.db) as conn:
+            if args.all:
+                return await interviews.every(conn)
+            return await interviews.upcoming(conn, datetime.now(UTC))
+
+    found = asyncio.run(read())
+    if args.json:
+        print(json.dumps([item.to_json() for item in found], ensure_ascii=False))
+        return EXIT_OK
+    if not found:
+        print("no upcoming interviews (an accepted `interview` proposal adds one)")
+    for item in found:
+        where = f"  {one_line(item.where, 120)}" if item.where else ""
+        cancelled = "  (cancelled)" if item.status == "cancelled" else ""
+        print(f"{when_local(item.start, item.end, item.timezone)}  {one_line(item.company, 40)}"
+              f" - {one_line(item.title, 60)}{where}{cancelled}")
+    return EXIT_OK

@@ -9,7 +9,8 @@ same grounding checks a real model's answer must pass:
 - judge: the skills the profile and the posting share decide the verdict; the
   reasons and requirements use the posting's own words;
 - inbox: the state whose phrases the email uses, with the sentence that shows it
-  copied verbatim as evidence;
+  copied verbatim as evidence, and for an invitation the first sentence naming a date
+  and a time, read as jobtracker/interviews/when.py reads it;
 - tailor: edits whose original is a real line of the resume and whose
   replacement adds only terms from the resume or keywords.yaml that the posting
   asks for;
@@ -238,6 +239,8 @@ INBOX_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
      "The employer asks for a take-home exercise."),
     ("interview_request", ("invite you", "like to schedule", "interview with"),
      "The employer invites the candidate to interview."),
+    ("scheduling", ("does that time", "confirm the time", "calendar invite", "see you on"),
+     "The employer sets the time of the interview."),
     ("acknowledgement", ("received your application", "thank you for applying",
                          "thanks for applying"),
      "The employer confirms the application arrived."),
@@ -250,6 +253,41 @@ def sentences(text: str) -> list[str]:
     return [part.strip() for part in _SENTENCE.split(text) if part.strip()]
 
 
+_LINK = re.compile(r"https?://\S*(?:meet|zoom|teams|whereby|webex)\S*", re.I)
+
+
+def interview_reading(head: str, lines: Sequence[str]) -> dict[str, Any]:
+    """The first sentence that names a date and a time, read as the inbox asks: start
+    as written, the zone as written, a video link from the mail."""
+    from datetime import UTC, datetime
+    from email.utils import parsedate_to_datetime
+
+    from jobtracker.interviews.when import Refused, slots
+
+    date_line = next((line[5:].strip() for line in head.splitlines()
+                      if line.startswith("Date:")), "")
+    try:
+        sent = datetime.fromisoformat(date_line.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            sent = parsedate_to_datetime(date_line)
+        except (TypeError, ValueError):
+            sent = datetime.now(UTC)
+    link = next((m.group(0).rstrip(".,)") for line in lines for m in _LINK.finditer(line)),
+                "")
+    for line in lines:
+        try:
+            found = slots(line, sent, user_zone="UTC")
+        except Refused:
+            continue
+        if found.local:
+            zone = found.slots[0].written if found.slots else ""
+            return {"quote": line, "start": found.local[0], "end": "", "minutes": 0,
+                    "zone": zone, "where": link, "cancelled": False}
+    return {"quote": "", "start": "", "end": "", "minutes": 0, "zone": "", "where": "",
+            "cancelled": False}
+
+
 def inbox_answer(text: str) -> dict[str, Any]:
     # The headers end at the first blank line; the evidence must come from the body.
     head, _, body = text.partition("\n\n")
@@ -259,7 +297,10 @@ def inbox_answer(text: str) -> dict[str, Any]:
     for state, phrases, summary in INBOX_RULES:
         for line in lines:
             if any(phrase in line.lower() for phrase in phrases):
-                return {"evidence": line, "state": state, "summary": summary}
+                answer = {"evidence": line, "state": state, "summary": summary}
+                if state in ("interview_request", "scheduling"):
+                    answer["interview"] = interview_reading(head, lines)
+                return answer
     return {"evidence": lines[0], "state": "other", "summary": "About an application."}
 
 

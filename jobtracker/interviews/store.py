@@ -30,6 +30,11 @@ class Interview:
     file: str | None
     created_at: str
     updated_at: str
+    start_utc: str = ""
+
+    def start_utc_after(self, stamp: str) -> bool:
+        """Whether it starts at or after `stamp` (UTC, as stored)."""
+        return self.start_utc >= stamp
 
     def to_json(self) -> dict[str, Any]:
         return {"id": self.id, "application": self.application_id, "company": self.company,
@@ -41,7 +46,7 @@ class Interview:
 _SELECT = """
 SELECT i.id, i.application_id, i.uid, i.start_at, i.end_at, i.timezone, i.location,
        i.status, i.sequence, COALESCE(NULLIF(p.company, ''), a.company, ''),
-       COALESCE(p.title, ''), i.quote, i.file, i.created_at, i.updated_at
+       COALESCE(p.title, ''), i.quote, i.file, i.created_at, i.updated_at, i.start_utc
 FROM interviews AS i
 JOIN applications AS a ON a.id = i.application_id
 LEFT JOIN postings AS p ON p.id = a.posting_id
@@ -52,7 +57,7 @@ def _row(raw: Any) -> Interview:
     return Interview(int(raw[0]), int(raw[1]), str(raw[2]), str(raw[3]), str(raw[4]), raw[5],
                      str(raw[6] or ""), str(raw[7]), int(raw[8]), str(raw[9] or ""),
                      str(raw[10] or ""), str(raw[11] or ""), raw[12], str(raw[13]),
-                     str(raw[14]))
+                     str(raw[14]), str(raw[15]))
 
 
 def utc(moment: datetime) -> str:
@@ -88,3 +93,38 @@ async def of_application(conn: aiosqlite.Connection, application_id: int) -> lis
     rows = await conn.execute_fetchall(
         _SELECT + " WHERE i.application_id = ? ORDER BY i.start_utc, i.id", (application_id,))
     return [_row(r) for r in rows]
+
+
+def _utc_of(start: str) -> str:
+    return iso(datetime.fromisoformat(start))
+
+
+async def insert(conn: aiosqlite.Connection, *, application_id: int, uid: str, start: str,
+                 end: str, timezone: str | None, where: str, quote: str,
+                 proposal_id: int | None, message_key: str | None, now: str) -> int:
+    cursor = await conn.execute(
+        "INSERT INTO interviews (application_id, uid, start_at, end_at, start_utc, timezone, "
+        "location, quote, proposal_id, message_key, created_at, updated_at) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (application_id, uid, start, end, _utc_of(start), timezone, where, quote,
+         proposal_id, message_key, now, now))
+    return int(cursor.lastrowid or 0)
+
+
+async def update(conn: aiosqlite.Connection, interview_id: int, *, start: str, end: str,
+                 timezone: str | None, where: str, status: str, sequence: int,
+                 updated_at: str) -> None:
+    """Move, cancel or restore an interview: the same row and UID, its new values."""
+    await conn.execute(
+        "UPDATE interviews SET start_at = ?, end_at = ?, start_utc = ?, timezone = ?, "
+        "location = ?, status = ?, sequence = ?, updated_at = ? WHERE id = ?",
+        (start, end, _utc_of(start), timezone, where, status, sequence, updated_at,
+         interview_id))
+
+
+async def set_file(conn: aiosqlite.Connection, interview_id: int, file: str | None) -> None:
+    await conn.execute("UPDATE interviews SET file = ? WHERE id = ?", (file, interview_id))
+
+
+async def delete(conn: aiosqlite.Connection, interview_id: int) -> None:
+    await conn.execute("DELETE FROM interviews WHERE id = ?", (interview_id,))

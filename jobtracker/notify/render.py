@@ -16,6 +16,7 @@ from __future__ import annotations
 import html
 import re
 from collections.abc import Callable, Iterable
+from datetime import datetime
 from urllib.parse import urlsplit
 
 from jobtracker.notify.digest import Digest, InterviewItem, MatchItem
@@ -297,3 +298,10 @@ def push(d: Digest) -> str:
     if len(encoded) > PUSH_BYTES:
         body = encoded[:PUSH_BYTES].decode("utf-8", errors="ignore").rsplit("\n", 1)[0]
     return body
+
+
+def when_local(start: str, end: str, zone: str | None) -> str:
+    """`Thu 3 Dec 2026 14:00-15:00 Europe/Berlin`: an interview as its own zone has it."""
+    begin, until = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    label = zone or begin.strftime("UTC%z")
+    return f"{begin:%a} {begin.day} {begin:%b %Y %H:%M}-{until:%H:%M} {label}"

@@ -13,11 +13,13 @@ user (docs/mail.md has the table).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications, proposals
+from jobtracker.tasks import scheduling
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
 
@@ -62,7 +64,7 @@ SYSTEM = (
     "- other: about an application, but none of the above\n"
     "evidence: copy, character for character, the one sentence of the email that "
     "shows the state (at most 300 characters). summary: one short line saying what "
-    "the email means for the candidate."
+    "the email means for the candidate.\n" + scheduling.PROMPT
 )
 
 # Evidence comes first so the model quotes before it decides (a grammar fixes the
@@ -73,8 +75,9 @@ SCHEMA: dict[str, Any] = {
         "evidence": {"type": "string", "maxLength": EVIDENCE_CHARS},
         "state": {"type": "string", "enum": list(STATES)},
         "summary": {"type": "string", "maxLength": SUMMARY_CHARS},
+        "interview": scheduling.SCHEMA,
     },
-    "required": ["evidence", "state", "summary"],
+    "required": ["evidence", "state", "summary", "interview"],
     "additionalProperties": False,
 }
 
@@ -259,15 +262,22 @@ class InboxTask(Task):
     def proposes(self, answer_label: str) -> str | None:
         return STATUS_FOR_STATE.get(answer_label)
 
-    def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, str]:
+    def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
         state = answer["state"]
         if state not in STATES:
             raise NoAnswer(f"state {state!r} is not one of the inbox states")
         evidence = clean_text(answer["evidence"])[:EVIDENCE_CHARS]
         if not grounded(evidence, shown_text(unit)):
             raise NoAnswer("the evidence quoted is not in the message")
-        return {"state": state, "evidence": _flat(evidence).strip(_QUOTE_EDGES),
-                "summary": one_line(answer["summary"], SUMMARY_CHARS)}
+        result: dict[str, Any] = {"state": state,
+                                  "evidence": _flat(evidence).strip(_QUOTE_EDGES),
+                                  "summary": one_line(answer["summary"], SUMMARY_CHARS)}
+        if state in scheduling.STATES:
+            # The time it names, when its quote is in the message (else no reading: the
+            # state and its status proposal stand on their own).
+            result["interview"] = scheduling.reading(answer.get("interview"),
+                                                     shown_text(unit), grounded)
+        return result
 
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
@@ -276,12 +286,16 @@ class InboxTask(Task):
         # --reask-stale-prompts, and only when its reading came from another prompt.
         cursor = await conn.execute(
             "UPDATE messages SET state = ?, evidence = ?, summary = ?, model = ?, "
-            "prompt_version = ?, read_at = ? WHERE key = ? AND (state IS NULL OR "
-            "prompt_version IS NULL OR prompt_version != ?)",
+            "prompt_version = ?, read_at = ?, interview = ? WHERE key = ? AND (state IS NULL "
+            "OR prompt_version IS NULL OR prompt_version != ?)",
             (state, result["evidence"], result["summary"], model, self.prompt_version,
-             ctx.now, unit.subject, self.prompt_version))
+             ctx.now, json.dumps(result["interview"]) if result.get("interview") else None,
+             unit.subject, self.prompt_version))
         if cursor.rowcount and state in STATUS_FOR_STATE:
             await _propose_status(conn, unit, result, ctx.now, model, self.prompt_version)
+        if cursor.rowcount and result.get("interview"):
+            await scheduling.propose(conn, unit, result["interview"], ctx, model,
+                                     self.prompt_version)
         return state
 
 

@@ -51,7 +51,9 @@ def answer_for(task: str, label: str, quote: str = "") -> dict[str, Any]:
     if task == "judge":
         return {"verdict": label, "reasons": ["read against the profile"], "meets": [],
                 "misses": []}
-    return {"evidence": quote, "state": label, "summary": "what the email means"}
+    return {"evidence": quote, "state": label, "summary": "what the email means",
+            "interview": {"quote": "", "start": "", "end": "", "minutes": 0, "zone": "",
+                          "where": "", "cancelled": False}}
 
 
 class EvalAnswers:

@@ -30,7 +30,7 @@ from mail_samples import (
 from jobtracker import proposals, store
 from jobtracker.config import Config, Profile
 from jobtracker.mail.maildir import sync_maildir
-from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit
+from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, scheduling
 from jobtracker.tasks.inbox import PROMPT_BODY_CHARS, SCHEMA, STATES, InboxTask
 
 TASK = InboxTask()
@@ -92,8 +92,9 @@ async def answer(conn: aiosqlite.Connection, unit: Unit, ctx: Context, reply: di
         return await TASK.apply(conn, unit, result, ctx, model)
 
 
-def reply(state: str, evidence: str, summary: str = "what it means") -> dict[str, str]:
-    return {"evidence": evidence, "state": state, "summary": summary}
+def reply(state: str, evidence: str, summary: str = "what it means") -> dict[str, Any]:
+    return {"evidence": evidence, "state": state, "summary": summary,
+            "interview": dict(scheduling.NO_TIME)}
 
 
 # --- registration and availability -----------------------------------------------------

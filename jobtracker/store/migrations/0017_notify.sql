@@ -48,3 +48,7 @@ CREATE TABLE interviews (
 );
 CREATE INDEX interviews_by_start ON interviews (start_utc);
 CREATE INDEX interviews_by_application ON interviews (application_id);
+
+-- The inbox's reading of the time an invitation or scheduling mail names (JSON: quote,
+-- start, end, minutes, zone, where, cancelled), kept with the rest of its reading.
+ALTER TABLE messages ADD COLUMN interview TEXT;
