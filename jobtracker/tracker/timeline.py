@@ -10,6 +10,7 @@ from datetime import date
 from typing import TYPE_CHECKING, Any
 
 from jobtracker.config import Followup
+from jobtracker.interviews import store as interviews
 from jobtracker.tracker.overview import Row, load_rows
 
 if TYPE_CHECKING:
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 class Entry:
     """One line of the timeline, in time order: what kind, when, and its fields."""
 
-    kind: str          # "status", "message", "note" or "closed"
+    kind: str          # "status", "message", "note", "interview" or "closed"
     time: str
     data: dict[str, Any] = field(default_factory=dict)
 
@@ -31,6 +32,7 @@ class Timeline:
     history: list[dict[str, Any]]
     messages: list[dict[str, Any]]
     notes: list[dict[str, Any]]
+    interviews: list[dict[str, Any]] = field(default_factory=list)
 
     @property
     def entries(self) -> list[Entry]:
@@ -38,6 +40,7 @@ class Timeline:
         items = [Entry("status", h["time"], h) for h in self.history]
         items += [Entry("message", m["date"], m) for m in self.messages]
         items += [Entry("note", n["time"], n) for n in self.notes]
+        items += [Entry("interview", i["start_utc"], i) for i in self.interviews]
         if self.row.closed_at and self.row.status not in ("rejected", "withdrawn"):
             items.append(Entry("closed", self.row.closed_at,
                                {"text": f"posting closed on {self.row.closed_at[:10]}"}))
@@ -45,7 +48,17 @@ class Timeline:
 
     def to_json(self) -> dict[str, Any]:
         return {**self.row.to_json(), "history": self.history, "notes": self.notes,
-                "messages": self.messages}
+                "messages": self.messages,
+                "interviews": [{k: v for k, v in i.items() if k not in ("start_utc", "text")}
+                               for i in self.interviews]}
+
+
+def _said(item: interviews.Interview) -> str:
+    """`interview 2026-12-03 14:00 +01:00 · https://meet...` (cancelled ones say so)."""
+    where = f" · {item.where}" if item.where else ""
+    state = " (cancelled)" if item.status == "cancelled" else ""
+    return f"interview {item.start[:10]} {item.start[11:16]} {item.start[19:] or 'UTC'}" \
+           f"{where}{state}"
 
 
 async def load_timeline(conn: aiosqlite.Connection, application_id: int,
@@ -70,4 +83,7 @@ async def load_timeline(conn: aiosqlite.Connection, application_id: int,
                     "WHERE (posting_id IS NOT NULL AND posting_id = ?) OR (posting_id IS NULL "
                     "AND ? != '' AND company = ? COLLATE NOCASE) ORDER BY sent_at, key",
                     (row.posting_id, row.company, row.company))]
-    return Timeline(row, history, messages, notes)
+    found = await interviews.of_application(conn, application_id)
+    booked = [{**item.to_json(), "start_utc": item.start_utc, "text": _said(item)}
+              for item in found]
+    return Timeline(row, history, messages, notes, booked)

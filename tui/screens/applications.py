@@ -292,7 +292,8 @@ class TimelineScreen(Screen[None]):
         self.query_one("#timeline-body", VerticalScroll).scroll_relative(y=step, animate=False)
 
 
-STYLES = {"status": "bold", "message": "cyan", "note": "green", "closed": "yellow"}
+STYLES = {"status": "bold", "message": "cyan", "note": "green", "closed": "yellow",
+          "interview": "magenta"}
 
 
 def timeline_text(found: Timeline) -> Text:
