@@ -3,7 +3,7 @@ input of issue 30 ends in a certain time, a question, or a refusal — never a g
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
@@ -62,7 +62,7 @@ def test_cet_in_summer_is_taken_as_written_and_noted() -> None:
 
 def test_tomorrow_counts_from_the_mails_date() -> None:
     assert starts("How about tomorrow at 10 CET?") == ["2026-11-21T10:00:00+01:00"]
-    late = datetime(2026, 11, 20, 23, 30, tzinfo=timezone.utc)     # 00:30 on the 21st in CET
+    late = datetime(2026, 11, 20, 23, 30, tzinfo=UTC)     # 00:30 on the 21st in CET
     (slot,) = slots("How about tomorrow at 10 CET?", late).slots
     assert slot.start.isoformat() == "2026-11-22T10:00:00+01:00"
 
