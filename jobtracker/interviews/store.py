@@ -60,6 +60,16 @@ def _row(raw: Any) -> Interview:
                      str(raw[14]), str(raw[15]))
 
 
+def said(item: Interview, now: datetime) -> str:
+    """`today 14:00 Acme`, `tomorrow 09:30 Acme`, `Thu 3 Dec 14:00 Acme`: an upcoming
+    interview in `now`'s zone (the user's), for a status line. Plain text."""
+    start = datetime.fromisoformat(item.start).astimezone(now.tzinfo)
+    days = (start.date() - now.date()).days
+    day = "today" if days == 0 else "tomorrow" if days == 1 else \
+        f"{start:%a} {start.day} {start:%b}"
+    return f"{day} {start:%H:%M} {item.company}".strip()
+
+
 def utc(moment: datetime) -> str:
     """An aware time as the table orders them (ISO UTC with Z, to the second)."""
     return iso(moment)

@@ -3,15 +3,16 @@ connection (an interactive view must never hold one), and returns plain data."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, store
 from jobtracker.applications import Change
-from jobtracker.clock import now_iso
+from jobtracker.clock import now, now_iso
 from jobtracker.config import Followup
+from jobtracker.interviews.store import Interview, upcoming
 from jobtracker.tracker.calibration import with_calibration
 from jobtracker.tracker.overview import Row, load_rows
 from jobtracker.tracker.timeline import Timeline, load_timeline
@@ -21,13 +22,14 @@ from jobtracker.tracker.timeline import Timeline, load_timeline
 class Overview:
     rows: list[Row]
     summary: dict[str, Any]
+    interviews: list[Interview] = field(default_factory=list)   # upcoming, soonest first
 
 
 async def overview(db: Path, followup: Followup, today: date) -> Overview:
-    """Every application and the funnel, from one read."""
+    """Every application and the funnel, from one read; the upcoming interviews."""
     async with store.connect(db) as conn:
         rows = await load_rows(conn, followup, today)
-        return Overview(rows, await with_calibration(conn, rows))
+        return Overview(rows, await with_calibration(conn, rows), await upcoming(conn, now()))
 
 
 async def timeline(db: Path, application_id: int, followup: Followup,

@@ -9,7 +9,7 @@ applications` prints — and every change goes through `jobtracker.applications`
 
 from __future__ import annotations
 
-from datetime import date
+from datetime import date, datetime
 from functools import partial
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -21,6 +21,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
 from jobtracker.config import STATUSES
+from jobtracker.interviews.store import said
 from jobtracker.tracker import store as tracked
 from jobtracker.tracker.funnel import bars, counted
 from jobtracker.tracker.overview import Row, day
@@ -162,8 +163,17 @@ class ApplicationsScreen(Screen[None]):
         due = found.summary["due"]
         summary.append(f"{len(found.rows)} · {due} due" if found.rows else
                        "none yet: `s` on a match, or `jobtracker status POSTING applied`")
+        now = datetime.now().astimezone()
+        if found.interviews:
+            summary.append(f" · next interview {said(found.interviews[0], now)}")
         self.query_one("#apps-summary", Static).update(summary)
-        self.query_one("#funnel", Static).update(funnel_text(found.summary))
+        side = funnel_text(found.summary)
+        if found.interviews:   # upcoming interviews under the funnel (company: literal)
+            side.append("\n\nUpcoming interviews", style="bold")
+            for item in found.interviews[:5]:
+                side.append("\n")
+                side.append_text(line(f"{said(item, now)} — {item.title}", style="magenta"))
+        self.query_one("#funnel", Static).update(side)
         if self._offered != bool(self.rows):
             self._offered = bool(self.rows)
             self.refresh_bindings()

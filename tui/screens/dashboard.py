@@ -10,6 +10,7 @@ from the database when a stage ends, when a run starts or stops and after a fetc
 from __future__ import annotations
 
 from dataclasses import replace
+from datetime import datetime
 from typing import TYPE_CHECKING, ClassVar
 
 from rich.text import Text
@@ -19,6 +20,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from jobtracker.interviews.store import said
 from jobtracker.runner import TaskState
 from jobtracker.tracker import store as tracked
 from tui.data import waiting_count
@@ -45,6 +47,14 @@ REFRESH = 0.5
 LOG_EVERY = 1
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
+
+
+def next_interview_today(found: tracked.Overview) -> str:
+    """`today 14:00 Acme`: the first interview still to come today, in this machine's
+    time; "" when there is none."""
+    now = datetime.now().astimezone()
+    return next((text for text in (said(item, now) for item in found.interviews)
+                 if text.startswith("today ")), "")
 
 class DashboardScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -82,6 +92,7 @@ class DashboardScreen(Screen[None]):
         self._ticks = 0
         self._waiting = 0
         self._due = 0
+        self._interview = ""
         # Per task: (done when last surveyed, pending then) — a bar's total is their sum.
         self._baseline: dict[str, tuple[int, int]] = {}
         self._states: list[TaskState] = []
@@ -131,6 +142,7 @@ class DashboardScreen(Screen[None]):
                                        self.app.clock.today())
         self.app.applications_read = found
         self._due = found.summary["due"]
+        self._interview = next_interview_today(found)
         if not self.app.running:   # during a run, the next refresh shows it: no extra frame
             self._show_progress()
 
@@ -269,7 +281,7 @@ class DashboardScreen(Screen[None]):
             if counts.done or (self.app.running and total):
                 items.append(Progress(name, counts.done, max(total, counts.done),
                                       counts.failed))
-        self.query_one(ProgressLine).show(items, self._waiting, self._due)
+        self.query_one(ProgressLine).show(items, self._waiting, self._due, self._interview)
 
     # --- keys --------------------------------------------------------------------------
 

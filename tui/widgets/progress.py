@@ -29,10 +29,14 @@ class ProgressLine(Widget):
         self.items: list[Progress] = []
         self.waiting = 0
         self.due = 0
+        self.interview = ""
 
-    def show(self, items: list[Progress], waiting: int, due: int = 0) -> None:
-        if items != self.items or waiting != self.waiting or due != self.due:
+    def show(self, items: list[Progress], waiting: int, due: int = 0,
+             interview: str = "") -> None:
+        if (items, waiting, due, interview) != (self.items, self.waiting, self.due,
+                                                self.interview):
             self.items, self.waiting, self.due = items, waiting, due
+            self.interview = interview
             self.refresh()
 
     def render(self) -> Text:
@@ -42,6 +46,8 @@ class ProgressLine(Widget):
         right = f"{self.waiting} proposal{'s' if self.waiting != 1 else ''} waiting"
         if self.due:   # applications due for a follow-up (the tracker, `t`)
             right = f"{self.due} due · {right}"
+        if self.interview:   # "interview today 14:00 Acme" (the company: plain text)
+            right = f"interview {self.interview} · {right}"
         shown = [p for p in self.items if p.total]
         room = width - len(right) - 2
         text = Text("no run yet — r starts the loop", style="dim") if not shown else Text()
