@@ -1,4 +1,5 @@
-"""The demo: `jobtracker init --demo`, the shipped data set, and `jobtracker-tui --demo`."""
+"""`jobtracker init --demo` and the shipped data set: every file, nothing overwritten,
+proposals that can be accepted, an answer bank that fills a packet."""
 
 from __future__ import annotations
 
@@ -16,7 +17,6 @@ from jobtracker import store
 from jobtracker.cli import main as cli_main
 from jobtracker.demo import DEMO_FILES, MAILDIR
 from jobtracker.workspace import Workspace
-from tests.servers.model import ModelServer
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -43,8 +43,6 @@ def proposals_json(home: Path, capsys: pytest.CaptureFixture[str]) -> list[dict]
     assert cli_main(["--home", str(home), "proposals", "list", "--json"]) == 0
     return json.loads(capsys.readouterr().out)
 
-
-# --- init --demo --------------------------------------------------------------------
 
 def test_init_demo_creates_every_file_and_a_private_maildir(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -99,58 +97,6 @@ def test_init_demo_on_a_workspace_with_postings_adds_files_but_no_sample_posting
     assert rows(home / "jobtracker.db", "SELECT title FROM postings") == [("Engineer",)]
 
 
-def test_the_demo_data_loads_every_ats_shape_and_the_feed(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    home = tmp_path / "demo"
-    init_demo(home, capsys)
-    db = home / "jobtracker.db"
-    by_source = dict(rows(db, "SELECT b.source, COUNT(*) FROM postings p "
-                              "JOIN boards b ON b.id = p.board_id GROUP BY b.source"))
-    assert by_source["greenhouse"] == 14
-    assert by_source["lever"] == 7
-    assert by_source["ashby"] == 7
-    assert by_source["feed"] == 4       # feed items that link to no ATS page
-    assert sum(by_source.values()) == 32
-    # Every board loaded, none failed; the feed's item for a Northwind job is that
-    # job's ATS posting (one row, with the ATS prose), not a second posting.
-    assert rows(db, "SELECT COUNT(*) FROM boards WHERE last_error IS NOT NULL")[0][0] == 0
-    assert rows(db, "SELECT b.source, p.description_source FROM postings p "
-                    "JOIN boards b ON b.id = p.board_id WHERE p.url = "
-                    "'https://boards.greenhouse.io/northwind/jobs/4012001'") == [
-        ("greenhouse", "ats")]
-    assert rows(db, "SELECT salary_min, salary_currency FROM postings "
-                    "WHERE title = 'Senior Backend Engineer (Energy Markets)'") == [
-        (90000.0, "EUR")]
-
-
-# --- jobtracker-tui --demo ------------------------------------------------------------
-
-def test_demo_run_headless_drains_the_queue_with_the_demo_model(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    home = tmp_path / "demo"
-    result = run_tui("--demo", "--run", "--home", str(home))
-    assert result.returncode == 0, result.stderr
-    assert "DEMO MODEL" in result.stderr and f"workspace stays at {home}" in result.stderr
-    assert f"reopen it with jobtracker-tui --demo --home {home}" in result.stderr
-    summary = result.stdout.strip().splitlines()[-1]
-    assert " 0 failed" in summary and " 0 finished" not in summary, summary
-
-    proposals = proposals_json(home, capsys)
-    status = {p["summary"].split(":")[0]: p for p in proposals if p["kind"] == "status"}
-    # The interview invitation, the rejection, the take-home and the acknowledgement
-    # each propose a status; the newsletter proposes nothing.
-    assert set(status) == {"Northwind Robotics", "Kestrel Analytics", "Lumen Grid",
-                           "Brightline Health"}
-    assert "→ interviewing" in status["Northwind Robotics"]["summary"]
-    assert "→ rejected" in status["Kestrel Analytics"]["summary"]
-    assert all(p["state"] == "pending" and p["task"] == "inbox" for p in status.values())
-    assert status["Northwind Robotics"]["posting"] is not None
-
-    # Nothing is left to do: a second run finds an empty queue.
-    again = run_tui("--demo", "--run", "--home", str(home))
-    assert again.returncode == 0 and "nothing to do" in again.stdout
-
-
 def test_demo_proposals_can_be_accepted_into_a_tailored_resume_and_a_status(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "demo"
@@ -175,30 +121,6 @@ def test_demo_proposals_can_be_accepted_into_a_tailored_resume_and_a_status(
     assert cli_main(["--home", str(home), "matches", "--json"]) == 0
     statuses = {m["id"]: m["status"] for m in json.loads(capsys.readouterr().out)}
     assert statuses[invite["posting"]] == "interviewing"
-
-
-def test_demo_with_llm_url_uses_that_server_and_its_first_model(
-        tmp_path: Path) -> None:
-    home = tmp_path / "demo"
-    with ModelServer(models=("served-model",)) as server:
-        result = run_tui("--demo", "--run", "--home", str(home), "--budget", "3",
-                         "--llm-url", server.url)
-        asked = server.chat_requests
-    assert result.returncode in (0, 1), result.stderr
-    assert "DEMO MODEL" not in result.stderr
-    # Whatever answers, the demo says where its folder stays and how to reopen it.
-    assert f"reopen it with jobtracker-tui --demo --home {home}" in result.stderr
-    assert len(asked) == 3 and {r.json["model"] for r in asked} == {"served-model"}
-    assert Workspace(home).config().llm.model == "served-model"
-
-
-def test_demo_with_a_broken_config_exits_2_naming_the_file(tmp_path: Path) -> None:
-    home = tmp_path / "demo"
-    home.mkdir()
-    (home / "config.yaml").write_text("llm:\n  timout: 3\n")
-    result = run_tui("--demo", "--run", "--home", str(home))
-    assert result.returncode == 2
-    assert "config.yaml:2" in result.stderr and "timout" in result.stderr
 
 
 def test_the_demo_ships_an_answer_bank_that_fills_a_packet(

@@ -2,8 +2,7 @@
 
 The server answers the evaluation items right or wrong on purpose, so accuracy, prompt
 fit and the exit code are checked exactly; it also lies (impossible contexts, a broken
-tokenizer), which must be reported and never crash the check.
-"""
+tokenizer), which must be reported and never crash the check."""
 
 from __future__ import annotations
 
@@ -25,8 +24,14 @@ from tests.servers.model import Fault, ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
 
 LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}
+
+
 ALL_TASKS = "tasks: {level: true, judge: true, inbox: true, tailor: false, coverletter: false}\n"
+
+
 ITEMS = evalset.load(ordered()).items
+
+
 COUNTS = {t: sum(1 for i in ITEMS if i.task == t) for t in ("level", "judge", "inbox")}
 
 
@@ -89,21 +94,6 @@ def test_accuracy_below_the_bar_fails_exactly_at_it(
     assert (level["correct"], level["accuracy"]) == (14 - wrong, accuracy)
     assert [w["item"] for w in level["wrong"]] == wrong_ids
     assert got == code and report["ok"] is (code == 0)
-
-
-def test_a_prompt_larger_than_the_context_does_not_fit_and_names_the_unit(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    props = {"default_generation_settings": {"n_ctx": 600}}
-    with ModelServer(answer=EvalAnswers(), props=props, tokenize=count_tokens) as server:
-        ws = workspace(tmp_path, server, postings=2)
-        with raw_connect(ws.db) as conn:
-            conn.execute("UPDATE postings SET description = ? WHERE id = 2", ("x " * 600,))
-        code, report, _ = check(ws, capsys)
-    level = by_task(report["tasks"])["level"]
-    assert level["fits"] is False and level["unit"] == "Acme — Engineer 2"
-    assert level["largest_prompt_tokens"] + 512 > 600
-    assert code == 1 and report["ok"] is False
-    assert any("level: a prompt of" in p and "Engineer 2" in p for p in report["problems"])
 
 
 def test_vllm_context_comes_from_max_model_len_and_its_tokenizer_counts(
@@ -183,14 +173,6 @@ def test_an_unreachable_server_fails_but_every_part_is_reported(
     assert report["eval"] == [] and "skipped" in report["replay"]["note"]
 
 
-def test_a_configuration_error_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]
-                                       ) -> None:
-    ws = make_workspace(tmp_path, "http://127.0.0.1:9/v1")
-    (ws.home / "config.yaml").write_text("llm: [not, a, mapping]\n")
-    assert main(["--home", str(ws.home), "model", "check"]) == 2
-    assert "config.yaml" in capsys.readouterr().err
-
-
 def test_the_llama_cpp_python_server_is_answered_in_the_flat_form(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     with ModelServer(answer=EvalAnswers(), flat_only=True) as server:
@@ -238,26 +220,6 @@ def test_replay_asks_decided_messages_again_and_counts_agreement(
                                 "note": "the 3 most recent decision(s) on status proposals"}
     assert len(replayed) == 3 and err.count("model check: replay ") == 3
     assert code == 0
-
-
-def test_the_table_fits_80_columns_and_prints_untrusted_text_cleanly(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    props = {"default_generation_settings": {"n_ctx": 600}}
-    with ModelServer(answer=EvalAnswers(wrong=["inbox-offer"]), props=props,
-                     tokenize=count_tokens) as server:
-        ws = workspace(tmp_path, server, postings=1)
-        with raw_connect(ws.db) as conn:
-            conn.execute("UPDATE postings SET title = ?, description = ? WHERE id = 1",
-                         ("Evil \x1b[31mRED\x1b]0;pwned\x07 \u202eEngineer", "y " * 700))
-        capsys.readouterr()
-        code = main(["--home", str(ws.home), "model", "check"])
-        out, err = capsys.readouterr()
-    assert code == 1
-    assert "DOES NOT FIT" in out and "unit: Acme — Evil RED Engineer" in out
-    assert "NOT OK" in out and "inbox: accuracy" not in out     # 14 of 15 is above the bar
-    for text in (out, err):
-        assert "\x1b" not in text and "\x07" not in text and "\u202e" not in text
-    assert max(len(line) for line in out.splitlines()) <= 80
 
 
 def test_a_stricter_bar_in_config_fails_what_the_default_passes(

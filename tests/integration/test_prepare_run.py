@@ -1,6 +1,6 @@
 """`jobtracker prepare` against a loopback Greenhouse board that serves its forms, and
-a Lever board (the standard set): packets, the form cache, failures, never-overwrite,
-and the nightly `jobtracker-tui --run` with the model server down."""
+a Lever board (the standard set): packets, the form cache, failures, the picks, and no
+model asked."""
 
 from __future__ import annotations
 
@@ -24,9 +24,10 @@ from tests.servers.boards import (
     greenhouse_job,
     lever_posting,
 )
-from tui.cli import main as tui_main
 
 NOW = "2026-11-30T06:00:00Z"
+
+
 ANSWERS = """\
 identity:
   first_name: Ada
@@ -44,7 +45,11 @@ eeo: decline
 questions:
   - {match: "how did you hear", answer: "Your careers page"}
 """
+
+
 RESUME = "# Ada Lovelace\n\nBuilt services in Python.\nLed a team of three.\n"
+
+
 JOBS = {11: "Staff Engineer", 12: "Senior Platform Engineer", 13: "Senior Data Engineer"}
 
 
@@ -191,20 +196,6 @@ def test_forms_are_cached_and_read_again_when_the_description_changes(
     assert len(form_requests(server)) == 2
 
 
-def test_an_edited_packet_file_is_never_overwritten(
-        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
-    staff = str(posting_id(home, "Staff Engineer"))
-    folder = packet(home, run_prepare(home, capsys, staff)[0])
-    (folder / "answers.md").write_text("my own notes\n")
-    (home.home / "answers.yaml").write_text(ANSWERS.replace("Ada", "Augusta"))
-    assert cli.main(["--home", str(home.home), "prepare", staff]) == 0
-    out = capsys.readouterr().out
-    assert "answers.md was edited by you: it is kept, the new version is answers.md.new" in out
-    assert (folder / "answers.md").read_text() == "my own notes\n"
-    assert "Augusta" in (folder / "answers.md.new").read_text()
-    assert "Augusta" in (folder / "answers.json").read_text(), "an unedited file is refreshed"
-
-
 def test_the_packet_resume_has_the_postings_accepted_edits(
         home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     staff = posting_id(home, "Staff Engineer")
@@ -237,35 +228,6 @@ def test_picks_skip_applications_beyond_saved_and_honour_top(
     assert [item["posting"] for item in done] == [kite]
 
 
-def test_unknown_postings_and_a_bad_answers_yaml_are_exit_2(
-        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
-    assert cli.main(["--home", str(home.home), "prepare", "999"]) == 2
-    assert "no posting with id 999" in capsys.readouterr().err
-    (home.home / "answers.yaml").write_text("identity:\n  first_nam: Ada\n")
-    assert cli.main(["--home", str(home.home), "prepare"]) == 2
-    err = capsys.readouterr().err
-    assert "answers.yaml:2: identity.first_nam: unknown key" in err
-    assert not (home.home / "applications").exists()
-
-
-def test_the_nightly_run_prepares_packets_with_the_model_server_down(
-        home: Workspace, server: BoardServer, capsys: pytest.CaptureFixture[str]) -> None:
-    (home.home / "config.yaml").write_text(
-        "llm: {url: 'http://127.0.0.1:9', retries: 1, timeout: 2}\nprepare: {top: 2}\n")
-    assert tui_main(["--home", str(home.home), "--run"]) == 0
-    out = capsys.readouterr().out
-    assert out.rstrip().splitlines()[-1].startswith("No model: "), "the run's close stays last"
-    assert out.index("acme-staff-engineer/  the employer's form") < out.index("No model: ")
-    folders = sorted(p.name for p in (home.home / "applications").iterdir())
-    assert len(folders) == 2 and any(name.endswith("acme-staff-engineer") for name in folders)
-
-
-def test_prepare_top_0_switches_the_nightly_prepare_off(home: Workspace) -> None:
-    (home.home / "config.yaml").write_text("llm: {url: null}\nprepare: {top: 0}\n")
-    assert tui_main(["--home", str(home.home), "--run"]) == 0
-    assert not (home.home / "applications").exists()
-
-
 def test_prepare_asks_no_model_even_when_one_is_up(
         home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     from tests.servers.model import ModelServer
@@ -284,22 +246,3 @@ def test_check_validates_answers_yaml_and_init_keeps_an_existing_one(
     assert "answers.yaml:1: relocation: must be text" in capsys.readouterr().err
     assert cli.main(["--home", str(ws.home), "init"]) == 0
     assert (ws.home / "answers.yaml").read_text() == "relocation: [no]\n"
-
-
-def test_a_hostile_title_never_reaches_a_file_name(home: Workspace) -> None:
-    from jobtracker.prepare.packet import Posting, folder_for
-
-    hostile = Posting(7, "../../etc", "\x1b[31m[red]/x/../passwd", "", "", "", "greenhouse")
-    folder = folder_for(home.home, hostile)
-    assert folder.parent == home.home / "applications"
-    assert folder.name == "7-etc-31m-red-x-passwd"
-
-
-def test_a_bad_answers_yaml_at_the_end_of_a_run_is_one_timestamped_line(
-        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
-    (home.home / "answers.yaml").write_text("eeo: male\n")
-    assert tui_main(["--home", str(home.home), "--run"]) == 0
-    out = capsys.readouterr().out
-    line = next(text for text in out.splitlines() if " prepare " in text)
-    assert "prepare not done: " in line and "answers.yaml:1: eeo: unknown value" in line
-    assert not (home.home / "applications").exists()

@@ -149,62 +149,6 @@ def test_budget_caps_the_units(tmp_path: Path, server: ModelServer) -> None:
     assert server.chat_count == 3
 
 
-def test_unclear_is_an_answer_not_a_failure(tmp_path: Path) -> None:
-    with ModelServer(answer=answer_level("unclear")) as srv:
-        ws = make_workspace(tmp_path, srv.url, postings=2)
-        assert work(ws) == 0
-        assert readings(ws) == {1: "unclear", 2: "unclear"}
-        assert ledger(ws) == {}
-        assert work(ws, "--dry-run") == 0
-
-
-def test_failure_is_recorded_never_retried_in_the_run_and_set_aside_after_three(
-        tmp_path: Path, server: ModelServer, capsys: pytest.CaptureFixture[str]) -> None:
-    ws = make_workspace(tmp_path, server.url, postings=3)
-    server.rule(lambda body: "Posting 2:" in json.dumps(body), Fault.content('{"level": "ninja"}'))
-    for night in (1, 2, 3):
-        # Night 1 also answers postings 1 and 3; later nights attempt only posting 2,
-        # and a run whose every attempted unit failed exits 1.
-        assert work(ws) == (0 if night == 1 else 1), f"night {night}"
-        assert ledger(ws) == {f"p2:{_hash(ws, 2)}": night}
-    assert set(readings(ws)) == {1, 3}
-    # Each night asked posting 2 exactly `retries` times: the call retried, the unit did not.
-    asked = [r for r in server.chat_requests if "Posting 2:" in json.dumps(r.json)]
-    assert len(asked) == 9
-    keys = {r.headers["idempotency-key"] for r in asked}
-    assert len(keys) == 1, "the Idempotency-Key is stable across reruns of a unit"
-    capsys.readouterr()
-    assert work(ws, "--dry-run") == 0
-    assert "nothing to do, 1 set aside" in capsys.readouterr().out
-    # Set aside: the fourth night does not ask again.
-    before = server.chat_count
-    assert work(ws) == 0
-    assert server.chat_count == before
-
-
-def test_a_success_resets_the_failure_count(tmp_path: Path, server: ModelServer) -> None:
-    ws = make_workspace(tmp_path, server.url, postings=1)
-    server.queue(*[Fault.status(500)] * 3)
-    assert work(ws) == 1            # the only unit failed
-    assert list(ledger(ws).values()) == [1]
-    assert work(ws) == 0
-    assert ledger(ws) == {}
-    assert readings(ws) == {1: "senior"}
-
-
-def test_changed_description_is_a_new_unit_with_a_clean_slate(tmp_path: Path,
-                                                              server: ModelServer) -> None:
-    ws = make_workspace(tmp_path, server.url, postings=1)
-    server.queue(*[Fault.status(500)] * 9)
-    for _ in range(3):
-        work(ws)
-    assert list(ledger(ws).values()) == [3]
-    with raw_connect(ws.db) as conn:
-        conn.execute("UPDATE postings SET description = 'A new text: staff role.' WHERE id = 1")
-    assert work(ws) == 0
-    assert readings(ws) == {1: "senior"}
-
-
 def test_every_unit_failing_exits_1(tmp_path: Path, server: ModelServer,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     ws = make_workspace(tmp_path, server.url, postings=2)
@@ -308,16 +252,6 @@ def _hash(ws: Workspace, posting_id: int) -> str:
         (text,) = conn.execute("SELECT description FROM postings WHERE id = ?",
                                (posting_id,)).fetchone()
     return description_hash(text)
-
-
-def test_non_utf8_resume_is_a_clear_error_not_a_missing_file(
-        tmp_path: Path, server: ModelServer, capsys: pytest.CaptureFixture[str]) -> None:
-    ws = make_workspace(tmp_path, server.url, postings=1)
-    (ws.home / "resume.md").write_bytes(b"Caf\xe9 owner\n")
-    capsys.readouterr()
-    assert work(ws) == 2
-    assert f"{ws.home / 'resume.md'}: not UTF-8 text" in capsys.readouterr().err
-    assert readings(ws) == {}
 
 
 def test_proposals_know_every_kind_without_the_tasks_imported() -> None:

@@ -1,0 +1,119 @@
+"""Dismissals: a match leaves the list and comes back, unknown postings and reasons
+are exit 2."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from jobtracker import cli, store
+from jobtracker.config import load_profile
+from jobtracker.ranking import scoring
+from jobtracker.workspace import Workspace
+
+NOW = "2026-09-01T00:00:00Z"
+
+
+PROFILE = """\
+# What I want.
+prose: |
+  Senior backend engineer.
+
+levels:            # these count
+  - senior
+  - staff
+exclude: [crypto]  # never
+weights: {fit: 1.0, remote: 0.3}
+"""
+
+
+# id, company, title, verdict
+POSTINGS = [(i, f"Co{i}", f"Principal Sales Engineer {i}", "good") for i in range(1, 8)] + [
+    (8, "Acme", "Senior Backend Engineer", "strong"),
+    (9, "Bolt", "Senior Data Engineer", "partial"),
+    (10, "Crane", "Senior Platform Engineer", "poor"),
+]
+
+
+async def _seed(home: Path) -> None:
+    profile = load_profile(home / "profile.yaml")
+    async with store.connect(home / "jobtracker.db") as conn, store.write(conn):
+        await conn.execute(
+            "INSERT INTO boards (id, source, token, company) VALUES (1, 'greenhouse', 'x', 'X')")
+        for pid, company, title, verdict in POSTINGS:
+            description = f"{title}: Python."
+            await conn.execute(
+                "INSERT INTO postings (id, board_id, external_id, company, title, location, "
+                "remote, url, description, title_level, first_seen, last_seen) "
+                "VALUES (?, 1, ?, ?, ?, 'Berlin', 0, ?, ?, 'senior', ?, ?)",
+                (pid, f"e{pid}", company, title, f"https://jobs.example/{pid}", description,
+                 NOW, NOW))
+            await conn.execute(
+                "INSERT INTO rankings (posting_id, unit_key, prose_hash, description_hash, "
+                "verdict, reasons, model, ranked_at) VALUES (?, 'k', ?, ?, ?, '[\"r\"]', 'm', ?)",
+                (pid, profile.prose_hash, store.description_hash(description), verdict, NOW))
+        await scoring.score_postings(conn, profile, NOW)
+
+
+@pytest.fixture
+def seeded(ws: Workspace) -> Workspace:
+    (ws.home / "profile.yaml").write_text(PROFILE)
+    asyncio.run(_seed(ws.home))
+    return ws
+
+
+def run(ws: Workspace, capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = cli.main(["--home", str(ws.home), *args])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def ids(ws: Workspace, capsys: pytest.CaptureFixture[str], *extra: str) -> list[int]:
+    code, out, _ = run(ws, capsys, "matches", "--json", *extra)
+    assert code == 0
+    return [m["id"] for m in json.loads(out)]
+
+
+def test_a_dismissed_match_leaves_the_list_and_comes_back_with_undismiss(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    assert 8 in ids(seeded, capsys)
+    code, out, _ = run(seeded, capsys, "matches", "dismiss", "8", "--reason", "stack",
+                       "--note", "no \x1b[31mJava")
+    assert code == 0 and "posting 8 (Acme - Senior Backend Engineer): dismissed (stack)" in out
+    assert 8 not in ids(seeded, capsys)
+    code, out, _ = run(seeded, capsys, "matches", "--dismissed", "--json")
+    assert [(m["id"], m["dismissed"]) for m in json.loads(out)] == [(8, "stack")]
+    with sqlite3.connect(seeded.db) as conn:
+        row = conn.execute("SELECT reason, note, verdict, score FROM dismissals").fetchone()
+    assert row[:3] == ("stack", "no \x1b[31mJava", "strong")     # the note kept literally
+    assert row[3] == pytest.approx(json.loads(run(seeded, capsys, "matches", "--dismissed",
+                                                  "--json")[1])[0]["score"])
+    code, out, _ = run(seeded, capsys, "matches", "undismiss", "8")
+    assert code == 0 and "posting 8: back in matches" in out
+    assert 8 in ids(seeded, capsys)
+
+
+def no_dismissals(ws: Workspace) -> bool:
+    with sqlite3.connect(ws.db) as conn:
+        return conn.execute("SELECT COUNT(*) FROM dismissals").fetchone()[0] == 0
+
+
+def test_a_dismissal_naming_an_unknown_posting_exits_2_and_writes_nothing(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(seeded, capsys, "matches", "dismiss", "8", "999", "--reason", "level")
+    assert code == 2 and "no posting with id 999" in err
+    assert no_dismissals(seeded)       # not even posting 8: all or nothing
+
+
+def test_a_dismissal_with_an_unknown_reason_exits_2_naming_the_reasons(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exited:
+        cli.main(["--home", str(seeded.home), "matches", "dismiss", "8", "--reason", "boring"])
+    assert exited.value.code == 2
+    err = capsys.readouterr().err
+    assert "invalid choice: 'boring'" in err and "'level', 'location', 'salary'" in err
+    assert no_dismissals(seeded)

@@ -1,0 +1,138 @@
+"""The status kind: accept updates (or creates) the application, goes stale when it moved
+on, undo restores the status before."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from mail_samples import NOW, add_application, add_posting, application_status
+
+from jobtracker import proposals, store
+from jobtracker.proposals import Proposal
+
+LATER = "2026-09-13T08:00:00Z"
+
+
+@pytest.fixture
+async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
+    async with store.connect(tmp_path / "db.sqlite") as connection:
+        yield connection
+
+
+async def propose(conn: aiosqlite.Connection, to_status: str, *, unit_key: str = "m:a",
+                  posting_id: int | None = None, application_id: int | None = None,
+                  company: str | None = "Acme", from_status: str | None = None) -> int:
+    async with store.write(conn):
+        return await proposals.create(
+            conn, kind="status", task="inbox", unit_key=unit_key, now=NOW,
+            posting_id=posting_id, application_id=application_id,
+            summary=f"{company}: {from_status} → {to_status}",
+            payload={"to_status": to_status, "from_status": from_status, "company": company,
+                     "evidence": "a sentence"})
+
+
+@pytest.fixture
+async def acme(conn: aiosqlite.Connection) -> dict[str, int]:
+    posting = await add_posting(conn, "Acme", "Staff Engineer", "1")
+    return {"posting": posting, "application": await add_application(conn, posting, "applied")}
+
+
+async def one(conn: aiosqlite.Connection, proposal_id: int) -> Proposal:
+    found = await proposals.get(conn, proposal_id)
+    assert found is not None
+    return found
+
+
+async def test_accept_updates_the_application_and_records_the_decision(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    pid = await propose(conn, "interviewing", posting_id=acme["posting"],
+                        application_id=acme["application"], from_status="applied")
+    (decision,) = await proposals.accept(conn, [pid], LATER)
+    assert decision.ok and decision.message.startswith(f"accepted {pid}")
+    assert await application_status(conn, acme["application"]) == "interviewing"
+    accepted = await one(conn, pid)
+    assert (accepted.state, accepted.decided_at) == ("accepted", LATER)
+    assert accepted.decision == {"application_id": acme["application"], "created": False,
+                                 "previous_status": "applied", "status": "interviewing"}
+    again = await proposals.accept(conn, [pid], LATER)
+    assert again[0].ok and "already accepted" in again[0].message
+
+
+async def test_accept_creates_the_application_only_then(conn: aiosqlite.Connection) -> None:
+    posting = await add_posting(conn, "Bolt", "Engineer", "9")
+    pid = await propose(conn, "interviewing", posting_id=posting, company="Bolt")
+    assert await conn.execute_fetchall("SELECT * FROM applications") == []
+    await proposals.accept(conn, [pid], LATER)
+    rows = await conn.execute_fetchall("SELECT posting_id, company, status FROM applications")
+    assert [tuple(r) for r in rows] == [(posting, "Bolt", "interviewing")]
+    assert (await one(conn, pid)).application_id is not None
+
+
+async def test_a_proposal_whose_application_moved_on_is_stale_and_cannot_be_accepted(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    ack = await propose(conn, "applied", unit_key="m:ack", posting_id=acme["posting"],
+                        from_status="saved")
+    reject = await propose(conn, "rejected", unit_key="m:rej", posting_id=acme["posting"])
+    await conn.execute("UPDATE applications SET status = 'interviewing'")   # by hand
+    listed = {p.id: p for p in await proposals.list_proposals(conn)}
+    assert listed[ack].state == "stale"
+    assert "now 'interviewing'" in (listed[ack].stale_reason or "")
+    assert listed[reject].state == "pending"          # rejecting still changes something
+    (decision,) = await proposals.accept(conn, [ack], LATER)
+    assert not decision.ok
+    assert decision.message.startswith(f"proposal {ack} is stale")
+    assert await application_status(conn, acme["application"]) == "interviewing"
+    assert (await one(conn, ack)).stored_state == "pending"
+    assert [p.id for p in await proposals.list_proposals(conn, states=["stale"])] == [ack]
+
+
+async def test_accepting_one_makes_a_contradicting_one_stale(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    interview = await propose(conn, "interviewing", unit_key="m:1", posting_id=acme["posting"])
+    rejection = await propose(conn, "rejected", unit_key="m:2", posting_id=acme["posting"])
+    decisions = await proposals.accept(conn, [rejection, interview], LATER)
+    assert [d.ok for d in decisions] == [True, False]
+    assert await application_status(conn, acme["application"]) == "rejected"
+
+
+async def test_undo_restores_the_previous_status_then_the_decision_before(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    first = await propose(conn, "screening", unit_key="m:1", posting_id=acme["posting"])
+    second = await propose(conn, "rejected", unit_key="m:2", posting_id=acme["posting"])
+    await proposals.accept(conn, [first], NOW)
+    await proposals.reject(conn, [second], LATER)
+    undone = await proposals.undo_last(conn, LATER)
+    assert undone is not None and undone.ok and undone.id == second
+    assert (await one(conn, second)).state == "pending"
+    assert await application_status(conn, acme["application"]) == "screening"
+    undone = await proposals.undo_last(conn, LATER)
+    assert undone is not None and undone.id == first
+    assert await application_status(conn, acme["application"]) == "applied"
+    assert (await one(conn, first)).state == "pending"
+    assert await proposals.undo_last(conn, LATER) is None
+
+
+async def test_undo_is_refused_once_the_status_changed_since(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    pid = await propose(conn, "interviewing", posting_id=acme["posting"])
+    await proposals.accept(conn, [pid], NOW)
+    await conn.execute("UPDATE applications SET status = 'offer'")   # the user moved on
+    undone = await proposals.undo_last(conn, LATER)
+    assert undone is not None and not undone.ok
+    assert "now 'offer'" in undone.message and str(pid) in undone.message
+    assert await application_status(conn, acme["application"]) == "offer"
+    assert (await one(conn, pid)).state == "accepted"
+
+
+async def test_undo_of_an_accept_that_created_the_application_removes_it(
+        conn: aiosqlite.Connection) -> None:
+    pid = await propose(conn, "applied", company="Crane")
+    await proposals.accept(conn, [pid], NOW)
+    assert len(await conn.execute_fetchall("SELECT * FROM applications")) == 1
+    undone = await proposals.undo_last(conn, LATER)
+    assert undone is not None and undone.ok
+    assert await conn.execute_fetchall("SELECT * FROM applications") == []
+    assert (await one(conn, pid)).state == "pending"
