@@ -115,17 +115,19 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _current(path: Path) -> str | None:
+def _current(path: Path) -> bytes | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return path.read_bytes()
+    except OSError:
         return None
 
 
-async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: str,
+async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: str | bytes,
                      now: str, posting_id: int, result: Written) -> None:
-    """Write one packet file unless it already says `text`; an edited one gets `NAME.new`."""
-    if _current(path) == text:   # unchanged: no write, no fsync (prepare --top 20 < 1 s)
+    """Write one packet file unless it already holds `text` (or bytes); an edited one
+    gets `NAME.new`."""
+    wanted = files.as_bytes(text)
+    if _current(path) == wanted:   # unchanged: no write, no fsync (prepare --top 20 < 1 s)
         return
     try:
         await files.write_recorded(conn, home, path, text, now, posting_id)
@@ -134,7 +136,7 @@ async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: s
     except files.FileRefused:
         pass
     beside = path.with_name(path.name + ".new")
-    if _current(beside) == text:
+    if _current(beside) == wanted:
         result.kept.append(path.name)
         return
     try:
@@ -145,7 +147,7 @@ async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: s
 
 
 async def write_packet(conn: aiosqlite.Connection, home: Path, posting: Posting,
-                       texts: dict[str, str | None], now: str) -> Written:
+                       texts: dict[str, str | bytes | None], now: str) -> Written:
     """Write the packet's files (`texts`: name → text, None: the file has no source
     now and is removed if it is still jobtracker's), inside the caller's transaction."""
     folder = folder_for(home, posting)

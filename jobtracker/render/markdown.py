@@ -1,8 +1,10 @@
 """Markdown → `Document`, the one reading both writers share. Pure.
 
 markdown-it-py's CommonMark preset with raw HTML off, so `<b>` in a resume is the
-text `<b>`, never markup. A line break inside a paragraph is kept as a break (a
-letter's sign-off stays on its own lines). Every piece of text passes
+text `<b>`, never markup. A paragraph flows, as Markdown says, except one whose
+lines are all short (under SHORT_LINE characters: an address, a letter's sign-off),
+which keeps its line breaks; a hard break (two spaces or `\\` at the end of a
+line) is always kept. Every piece of text passes
 `clean_text`: control and format characters (ESC, bidi overrides, zero-width
 marks) are removed, a tab is a space, and the ligature code points U+FB00–U+FB06
 become their letters (they would defeat an ATS keyword search); variation
@@ -38,6 +40,7 @@ from jobtracker.render.document import (
 from jobtracker.text import clean_text
 
 MAX_LIST_DEPTH = 6
+SHORT_LINE = 40            # a paragraph of lines all shorter than this keeps its breaks
 MAX_CONTACT_CHARS = 400     # a longer paragraph after the name is prose, not a contact line
 LINK_SCHEMES = ("http://", "https://", "mailto:", "tel:")
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
@@ -74,8 +77,14 @@ def _href(token: Token) -> str | None:
     return href if href.lower().startswith(LINK_SCHEMES) else None
 
 
+def _keeps_breaks(inline: Token) -> bool:
+    lines = inline.content.split("\n")
+    return len(lines) > 1 and all(len(line.strip()) < SHORT_LINE for line in lines)
+
+
 def _spans(inline: Token) -> Spans:
     out: list[Span] = []
+    soft = BREAK if _keeps_breaks(inline) else " "
     strong = emph = 0
     links: list[str | None] = []
 
@@ -88,7 +97,9 @@ def _spans(inline: Token) -> Spans:
         kind = child.type
         if kind == "text":
             add(child.content)
-        elif kind in ("softbreak", "hardbreak"):
+        elif kind == "softbreak":
+            add(soft)
+        elif kind == "hardbreak":
             add(BREAK)
         elif kind == "code_inline":
             add(child.content, code=True)
