@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import files
+from jobtracker.prepare.documents import Rendered
 from jobtracker.prepare.resolve import Resolution, Resolved
 from jobtracker.text import clean_text, one_line
 
@@ -87,9 +89,12 @@ def _form_line(resolution: Resolution, form_error: str | None) -> str:
     return f"Form: the standard set{why}"
 
 
-def answers_md(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
+               documents: Sequence[Rendered] = ()) -> str:
     lines = [f"# Answers: {posting.label}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error), ""]
+    if documents:
+        lines += ["## Documents", "", *(f"- {d.line()}" for d in documents), ""]
     missing = [r for r in resolution.fields if r.missing]
     if missing:
         lines += ["## Needs you", ""]
@@ -105,12 +110,14 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None)
     return "\n".join(lines) + "\n"
 
 
-def answers_json(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,
+                 documents: Sequence[Rendered] = ()) -> str:
     data: dict[str, Any] = {
         "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
         "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
         "fields": [r.to_json() for r in resolution.fields],
         "unresolved_required": resolution.unresolved_required,
+        "documents": [d.to_json() for d in documents],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

@@ -3,8 +3,9 @@
 The rules, in the order they are tried for each field:
 
 1. A field of a type this does not know stays unresolved, its type shown.
-2. A file field takes the packet's `resume.md` (a resume or CV) or `letter.md` (a
-   cover letter, when one was accepted); any other file stays unresolved.
+2. A file field takes the packet's resume (a resume or CV) or letter (a cover
+   letter, when one was accepted): its PDF or DOCX when the packet has one, else
+   its Markdown; any other file stays unresolved.
 3. An EEO / demographic select, with `eeo: decline`, takes its own "decline to
    self-identify" option (whatever its wording); other EEO fields stay unresolved.
 4. The user's own `questions`: the first whose words are all in the label.
@@ -60,6 +61,7 @@ class Resolved:
     answer: str | list[str] | None
     source: str | None
     note: str = ""               # why it is unresolved, for people
+    files: tuple[str, ...] = ()  # a file field's packet files, the one to upload first
 
     @property
     def resolved(self) -> bool:
@@ -74,7 +76,8 @@ class Resolved:
         f = self.field
         return {"label": f.label, "name": f.name, "type": f.type, "required": f.required,
                 "answer": self.answer, "source": self.source, "resolved": self.resolved,
-                "section": f.section, "options": list(f.options), "note": self.note}
+                "section": f.section, "options": list(f.options), "note": self.note,
+                **({"files": list(self.files)} if self.files else {})}
 
 
 @dataclass(frozen=True)
@@ -141,13 +144,19 @@ def _select(field: Field, answer: str, source: str) -> Resolved:
     return Resolved(field, None, None, f"{source} ({answer!r}) is none of its options")
 
 
-def _file(field: Field, label: str, has_letter: bool) -> Resolved:
+Documents = dict[str, tuple[str, ...]]   # "resume" → its packet files, first to upload first
+MARKDOWN_ONLY: Documents = {"resume": ("resume.md",), "letter": ("letter.md",)}
+
+
+def _file(field: Field, label: str, has_letter: bool, documents: Documents) -> Resolved:
     if _LETTER.search(label) or "cover_letter" in field.name:
         if has_letter:
-            return Resolved(field, "letter.md", "letter")
+            names = documents.get("letter") or MARKDOWN_ONLY["letter"]
+            return Resolved(field, names[0], "letter", files=names)
         return Resolved(field, None, None, "no accepted letter for this posting")
     if _RESUME.search(label) or field.name == "resume":
-        return Resolved(field, "resume.md", "resume")
+        names = documents.get("resume") or MARKDOWN_ONLY["resume"]
+        return Resolved(field, names[0], "resume", files=names)
     return Resolved(field, None, None, "a file answers.yaml cannot give")
 
 
@@ -162,12 +171,13 @@ def _eeo(field: Field, bank: Answers) -> Resolved:
     return Resolved(field, None, None, "no option declines to self-identify")
 
 
-def resolve_field(field: Field, bank: Answers, has_letter: bool = False) -> Resolved:
+def resolve_field(field: Field, bank: Answers, has_letter: bool = False,
+                  documents: Documents | None = None) -> Resolved:
     label = words(field.label)
     if field.type not in KNOWN_TYPES:
         return Resolved(field, None, None, f"unknown field type {field.type!r}")
     if field.type == FILE_TYPE:
-        return _file(field, label, has_letter)
+        return _file(field, label, has_letter, documents or MARKDOWN_ONLY)
     if field.eeo:
         return _eeo(field, bank)
     found = _bank_answer(field, label, bank)
@@ -179,6 +189,9 @@ def resolve_field(field: Field, bank: Answers, has_letter: bool = False) -> Reso
     return Resolved(field, answer, source)
 
 
-def resolve(form: Form, bank: Answers, has_letter: bool = False) -> Resolution:
-    """Every field of `form`, in order, answered from `bank` where the rules allow."""
-    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter) for f in form.fields))
+def resolve(form: Form, bank: Answers, has_letter: bool = False,
+            documents: Documents | None = None) -> Resolution:
+    """Every field of `form`, in order, answered from `bank` where the rules allow;
+    a file field with the packet's `documents` (default: the Markdown files)."""
+    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter, documents)
+                                       for f in form.fields))
