@@ -91,7 +91,7 @@ async def pick(db: Path, profile: Profile, top: int) -> list[int]:
     return [m.id for m in found if m.status in PICKABLE][:top]
 
 
-async def _rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
+async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
     rows, unknown = [], []
     for posting_id in ids:
         row = await (await conn.execute(_POSTING_SQL, (posting_id,))).fetchone()
@@ -182,8 +182,10 @@ async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
-async def _packet(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
-                  form: Form | str | None, now: str, documents: Documents) -> Prepared:
+async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
+                     form: Form | str | None, now: str, documents: Documents) -> Prepared:
+    """Write one posting's packet (`row` from `posting_rows`) from its form or why
+    there is none, in a transaction of its own."""
     posting = _posting(row)
     form_error = form if isinstance(form, str) else None
     letter = await _letter(conn, posting.id)
@@ -216,9 +218,9 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
         rescored = await scoring.rescore(conn, profile, now)
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
     async with store.connect(db) as conn:
-        rows = await _rows(conn, chosen)
+        rows = await posting_rows(conn, chosen)
         forms = await forms_for(conn, rows, now, deadline=deadline, client=client)
-        done = [await _packet(conn, home, row, bank, forms.get(row["id"]), now, documents)
+        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
                 for row in rows]
     return rescored, done
 
