@@ -13,8 +13,11 @@ The rules, in the order they are tried for each field:
 6. A select field is answered only with one of its own options: the answer's
    label exactly, or its "Yes"/"No" variant when exactly one option starts so.
    Anything else leaves it unresolved: an answer is never invented.
+7. A free-text question nothing above answers (`free_text`) takes the drafted
+   answer the user accepted for it (the `answer` task's proposals), if any.
 
-Each answer records its source: the answers.yaml key, `resume` or `letter`.
+Each answer records its source: the answers.yaml key, `resume`, `letter` or
+`proposal`.
 """
 
 from __future__ import annotations
@@ -24,7 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from jobtracker.prepare.answers import Answers, words
-from jobtracker.prepare.forms import FILE_TYPE, KNOWN_TYPES, SELECT_TYPES, Field, Form
+from jobtracker.prepare.forms import (
+    FILE_TYPE,
+    KNOWN_TYPES,
+    SELECT_TYPES,
+    TEXT_TYPES,
+    Field,
+    Form,
+)
 
 # Label words → answers.yaml key. First match wins, so the narrower comes first
 # ("require sponsorship to work" is sponsorship, "relocate to this location" relocation).
@@ -171,8 +181,27 @@ def _eeo(field: Field, bank: Answers) -> Resolved:
     return Resolved(field, None, None, "no option declines to self-identify")
 
 
+def free_text(field: Field) -> bool:
+    """A question of the employer's own that only the applicant can answer in words
+    ("Why do you want to work here?"): a text field that no answers.yaml key is for
+    (a name, a link, salary, notice...), outside the EEO sections."""
+    if field.type not in TEXT_TYPES or field.eeo:
+        return False
+    label = words(field.label)
+    return not (_FULL_NAME.match(label) or any(p.search(label) for _, p in _SYNONYMS))
+
+
 def resolve_field(field: Field, bank: Answers, has_letter: bool = False,
-                  documents: Documents | None = None) -> Resolved:
+                  documents: Documents | None = None,
+                  drafted: dict[str, str] | None = None) -> Resolved:
+    resolved = _resolve_field(field, bank, has_letter, documents)
+    if not resolved.resolved and drafted and field.name in drafted and free_text(field):
+        return Resolved(field, drafted[field.name], "proposal")
+    return resolved
+
+
+def _resolve_field(field: Field, bank: Answers, has_letter: bool,
+                   documents: Documents | None) -> Resolved:
     label = words(field.label)
     if field.type not in KNOWN_TYPES:
         return Resolved(field, None, None, f"unknown field type {field.type!r}")
@@ -190,8 +219,10 @@ def resolve_field(field: Field, bank: Answers, has_letter: bool = False,
 
 
 def resolve(form: Form, bank: Answers, has_letter: bool = False,
-            documents: Documents | None = None) -> Resolution:
+            documents: Documents | None = None,
+            drafted: dict[str, str] | None = None) -> Resolution:
     """Every field of `form`, in order, answered from `bank` where the rules allow;
-    a file field with the packet's `documents` (default: the Markdown files)."""
-    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter, documents)
+    a file field with the packet's `documents` (default: the Markdown files), a
+    free-text question with the accepted draft `drafted` holds for its name."""
+    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter, documents, drafted)
                                        for f in form.fields))

@@ -182,6 +182,14 @@ async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
+async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str]:
+    """The accepted drafted answers for the posting's questions: field name → text
+    (the latest accepted for a question wins)."""
+    found = await written.accepted(conn, "answer", posting_id, 0)
+    return {str(p.payload.get("name")): str(p.payload.get("text") or "") for p in found
+            if p.payload.get("name") and p.payload.get("text")}
+
+
 async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
                      form: Form | str | None, now: str, documents: Documents) -> Prepared:
     """Write one posting's packet (`row` from `posting_rows`) from its form or why
@@ -192,7 +200,8 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
-                         has_letter=letter is not None, documents=files_of(rendered))
+                         has_letter=letter is not None, documents=files_of(rendered),
+                         drafted=await _drafted(conn, posting.id))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
         "answers.md": answers_md(posting, resolution, form_error, rendered),
