@@ -13,7 +13,7 @@ import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jobtracker.render import check, markdown, pdf, word
+from jobtracker.render import check, markdown, pdf
 from jobtracker.render.document import Document, Paragraph, Span
 from jobtracker.render.themes import Theme
 
@@ -79,6 +79,9 @@ def build(text: str, name: str, fmt: str, theme: Theme, paper: str) -> Built:
     """`text` (Markdown, from the file `name`) as `fmt` bytes; a PDF is read back."""
     document = read_document(text, name)
     if fmt == "docx":
+        # python-docx and lxml load only when a DOCX is asked for (about 10 MB).
+        from jobtracker.render import word
+
         return Built(word.word(document, theme.name if theme.built_in else "", paper), fmt)
     try:
         typeset = pdf.typeset(document, theme, paper)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import io
 import zipfile
 from dataclasses import dataclass
+from typing import Any
 
 import docx
 from docx.enum.text import WD_ALIGN_PARAGRAPH
@@ -100,6 +101,7 @@ def _fill(paragraph: DocxParagraph, spans: Spans) -> DocxParagraph:
 class _Writer:
     def __init__(self, style: WordStyle, paper: str) -> None:
         self.doc = docx.Document()
+        self._styles: dict[str, Any] = {}
         normal = self.doc.styles["Normal"]
         normal.font.size = Pt(style.size)          # type: ignore[attr-defined]
         section = self.doc.sections[0]
@@ -108,11 +110,26 @@ class _Writer:
         for side in ("left_margin", "right_margin", "top_margin", "bottom_margin"):
             setattr(section, side, Mm(style.margin))
 
+    def style(self, name: str) -> Any:
+        """The style object named `name`, looked up once."""
+        found = self._styles.get(name)
+        if found is None:
+            found = self._styles[name] = self.doc.styles[name]
+        return found
+
+    def paragraph(self, style: str | None = None) -> DocxParagraph:
+        paragraph = self.doc.add_paragraph()
+        if style:
+            # The style's id set directly: python-docx's own setter searches every
+            # style of the document for the default one first, each paragraph.
+            paragraph._p.style = self.style(style).style_id
+        return paragraph
+
     def document(self, document: Document) -> None:
         if document.name:
-            _fill(self.doc.add_paragraph(style="Title"), document.name)
+            _fill(self.paragraph("Title"), document.name)
         if document.contact:
-            contact = _fill(self.doc.add_paragraph(), document.contact)
+            contact = _fill(self.paragraph(), document.contact)
             contact.alignment = WD_ALIGN_PARAGRAPH.CENTER
         self.blocks(document.blocks, 0)
         props = self.doc.core_properties
@@ -123,16 +140,16 @@ class _Writer:
     def blocks(self, blocks: tuple[Block, ...], depth: int) -> None:
         for block in blocks:
             if isinstance(block, Heading):
-                _fill(self.doc.add_paragraph(style=_HEADING_STYLE[block.level]), block.spans)
+                _fill(self.paragraph(_HEADING_STYLE[block.level]), block.spans)
             elif isinstance(block, Paragraph):
-                _fill(self.doc.add_paragraph(), block.spans)
+                _fill(self.paragraph(), block.spans)
             elif isinstance(block, ListBlock):
                 self.list(block, depth + 1)
             elif isinstance(block, Code):
                 for line in block.text.split("\n"):
-                    _fill(self.doc.add_paragraph(), (Span(line, code=True),))
+                    _fill(self.paragraph(), (Span(line, code=True),))
             elif isinstance(block, Rule):
-                self.doc.add_paragraph("")
+                self.paragraph()
 
     def list(self, block: ListBlock, depth: int) -> None:
         level = min(depth, MAX_LIST_STYLE)
@@ -140,7 +157,7 @@ class _Writer:
         style = ("List Number" if block.ordered else "List Bullet") + suffix
         num_id = self._restart(style, block.start) if block.ordered else None
         for item in block.items:
-            paragraph = _fill(self.doc.add_paragraph(style=style), item.spans)
+            paragraph = _fill(self.paragraph(style), item.spans)
             if num_id is not None:
                 num_pr = paragraph._p.get_or_add_pPr().get_or_add_numPr()
                 num_pr.get_or_add_ilvl().val = 0
@@ -150,7 +167,7 @@ class _Writer:
     def _restart(self, style_name: str, start: int) -> int | None:
         """A numbering instance of the style's list that starts at `start`, so each
         numbered list counts from its own first number, not on from the last one."""
-        style = self.doc.styles[style_name]
+        style = self.style(style_name)
         num_pr = style.element.pPr.numPr if style.element.pPr is not None else None
         if num_pr is None or num_pr.numId is None:
             return None
