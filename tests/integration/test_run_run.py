@@ -325,8 +325,8 @@ def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
             "print(sorted(p.REGISTRY), 'jobtracker.tasks' in __import__('sys').modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
-    assert result.stdout.strip() == ("['answer', 'letter', 'profile', 'resume_edit', 'status'] "
-                                     "False")
+    assert result.stdout.strip() == ("['answer', 'interview', 'letter', 'profile', "
+                                     "'resume_edit', 'status'] False")
 
 
 def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) -> None:
