@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from jobtracker.render import themes
 from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
 from jobtracker.yamlfile import ConfigError, Document, load
@@ -197,6 +198,7 @@ class Config:
     followup: Followup = field(default_factory=lambda: Followup())
     notify: NotifyConfig | None = None
     timezone: str | None = None      # the user's IANA zone (interviews, the digest's times)
+    render: RenderConfig = field(default_factory=lambda: RenderConfig())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -208,7 +210,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     sections = tuple(task.name for task in tasks if task.settings)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", *sections, "fetch",
                                              "model_check", "imap", "prepare", "followup",
-                                             "notify", "timezone"))
+                                             "notify", "timezone", "render"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -262,6 +264,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         followup=load_followup(doc, top.get("followup")),
         notify=_load_notify(doc, top.get("notify")),
         timezone=_load_timezone(doc, top.get("timezone")),
+        render=_load_render(doc, top.get("render")),
     )
 
 
@@ -456,6 +459,43 @@ def _load_prepare(doc: Document, value: Any) -> PrepareConfig:
                                   minimum=0))
 
 
+# --- config.yaml: render -------------------------------------------------------------
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """How documents are rendered (docs/render.md): the theme (a built-in name, or a
+    .typ file; a relative path is from the workspace), the paper, and which formats
+    a packet carries."""
+
+    theme: str = themes.DEFAULT_THEME
+    paper: str = themes.DEFAULT_PAPER
+    formats: tuple[str, ...] = ("pdf",)
+    home: Path | None = None          # where a relative theme path starts
+
+    def find_theme(self) -> themes.Theme:
+        return themes.find_theme(self.theme, self.home)
+
+
+RENDER_FORMATS = ("pdf", "docx")
+
+
+def _load_render(doc: Document, value: Any) -> RenderConfig:
+    raw = _mapping(doc, value, "render", allowed=("theme", "paper", "formats"))
+    home = doc.path.parent
+    theme = _str(doc, raw.get("theme", themes.DEFAULT_THEME), "render", "theme").strip()
+    try:
+        themes.find_theme(theme, home)
+    except themes.ThemeError as exc:
+        raise doc.error(str(exc), "render", "theme") from None
+    paper = _str(doc, raw.get("paper", themes.DEFAULT_PAPER), "render", "paper").strip().lower()
+    if paper not in themes.PAPERS:
+        raise doc.error(f"unknown paper {paper!r} (expected one of: {', '.join(themes.PAPERS)})",
+                        "render", "paper")
+    formats = _str_list(doc, raw.get("formats", ["pdf"]), "render", "formats",
+                        check=lambda v: v in RENDER_FORMATS, expected=", ".join(RENDER_FORMATS))
+    return RenderConfig(theme, paper, tuple(dict.fromkeys(formats)), home)
+
+
 # --- config.yaml: followup ----------------------------------------------------------
 
 FOLLOWUP_DEFAULTS = {"applied": 10, "screening": 7, "interviewing": 5}
@@ -642,9 +682,9 @@ def _load_timezone(doc: Document, value: Any) -> str | None:
 
 __all__ = [
     "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
-    "LLMConfig", "PrepareConfig", "Profile", "Setting", "Sources", "TaskDeclaration",
-    "expand_path", "load_config", "load_followup", "load_plugins", "load_profile",
-    "load_sources", "normalize_llm_url",
+    "LLMConfig", "PrepareConfig", "Profile", "RenderConfig", "Setting", "Sources",
+    "TaskDeclaration", "expand_path", "load_config", "load_followup", "load_plugins",
+    "load_profile", "load_sources", "normalize_llm_url",
 ]
 # notify and timezone (docs/notify.md)
 __all__ += ["CHANNELS", "VERDICTS", "EmailChannel", "HttpChannel", "NotifyConfig",

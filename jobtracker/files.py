@@ -1,15 +1,17 @@
 """Files jobtracker writes into the workspace: atomic writes, and the ledger of them.
 
-Every file jobtracker writes for the user (`tailored/`, `letters/`) goes through
-`write_recorded`, which writes it atomically and records its hash in the
-`written_files` table. That ledger is what lets a later write tell its own file
-from one the user made or edited by hand: only a file still exactly as jobtracker
-wrote it is overwritten or removed.
+Every file jobtracker writes for the user (`tailored/`, `letters/`, packets) goes
+through `write_recorded`, which writes it atomically and records its hash in the
+`written_files` table. Text is written as UTF-8 and hashed as those bytes, so a
+binary file (a packet's PDF) is written and recognised the same way. That ledger
+is what lets a later write tell its own file from one the user made or edited by
+hand: only a file still exactly as jobtracker wrote it is overwritten or removed.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import os
 import re
 import tempfile
@@ -17,7 +19,7 @@ import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobtracker.store import description_hash, upsert
+from jobtracker.store import upsert
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -38,17 +40,29 @@ def slug(*parts: str | None) -> str:
     return words[:SLUG_CHARS].rstrip("-") or "posting"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Replace `path` with `text` all at once: a temporary file in the same folder,
-    fsynced, then renamed over it, so a reader never sees half a file and a crash
-    leaves either the old file or the new one."""
+def as_bytes(content: str | bytes) -> bytes:
+    return content.encode("utf-8") if isinstance(content, str) else content
+
+
+def content_hash(content: str | bytes) -> str:
+    """The ledger's hash of a file's content: for text, the store's description hash
+    (sha256 of its UTF-8 bytes, 16 hex characters); for bytes, the same of the bytes."""
+    data = as_bytes(content)
+    return hashlib.sha256(data).hexdigest()[:16] if data else ""
+
+
+def write_atomic(path: Path, content: str | bytes) -> None:
+    """Replace `path` with `content` (text as UTF-8) all at once: a temporary file in
+    the same folder, fsynced, then renamed over it, so a reader never sees half a file
+    and a crash leaves either the old file or the new one."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    data = as_bytes(content)        # a text that cannot be encoded fails before any write
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         # mkstemp makes the file 0600; the user's files follow the user's umask.
         os.fchmod(fd, 0o666 & ~_umask())
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
             handle.flush()
             os.fsync(handle.fileno())
         os.replace(tmp, path)
@@ -104,37 +118,37 @@ def relative(path: Path, home: Path) -> str:
 
 
 async def check_ours(conn: aiosqlite.Connection, home: Path, path: Path,
-                     new_text: str | None) -> None:
-    """FileRefused unless `path` is missing, already holds exactly `new_text`, or is
+                     new_content: str | bytes | None) -> None:
+    """FileRefused unless `path` is missing, already holds exactly `new_content`, or is
     as jobtracker last wrote it: a hand edit is never lost to an overwrite."""
     try:
-        current = path.read_text(encoding="utf-8")
+        current = path.read_bytes()
     except FileNotFoundError:
         return
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise FileRefused(f"cannot read {path}: {exc}") from None
-    if new_text is not None and current == new_text:
+    if new_content is not None and current == as_bytes(new_content):
         return
     row = await (await conn.execute("SELECT content_hash FROM written_files WHERE path = ?",
                                     (relative(path, home),))).fetchone()
-    if row is None or row[0] != description_hash(current):
+    if row is None or row[0] != content_hash(current):
         raise FileRefused(f"{relative(path, home)} was changed or made by hand since "
                           "jobtracker wrote it; move it away first, it is not overwritten")
 
 
-async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path, text: str,
-                         now: str, posting_id: int | None) -> None:
+async def write_recorded(conn: aiosqlite.Connection, home: Path, path: Path,
+                         content: str | bytes, now: str, posting_id: int | None) -> None:
     """Write `path` atomically and record it in the ledger, inside the caller's
     transaction; FileRefused when it is not ours to overwrite or cannot be written."""
     guard_inside(home, path)
-    await check_ours(conn, home, path, text)
+    await check_ours(conn, home, path, content)
     try:
-        write_atomic(path, text)
+        write_atomic(path, content)
     except OSError as exc:
         raise FileRefused(f"cannot write {path}: {exc.strerror}") from None
     await upsert(conn, "written_files", {
         "path": relative(path, home), "posting_id": posting_id,
-        "content_hash": description_hash(text), "written_at": now}, key=["path"])
+        "content_hash": content_hash(content), "written_at": now}, key=["path"])
 
 
 async def remove_recorded(conn: aiosqlite.Connection, home: Path, path: Path) -> None:

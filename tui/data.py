@@ -85,7 +85,23 @@ async def _item(conn: Any, p: Proposal, home: Path) -> ReviewItem:
 
 async def accept(db: Path, home: Path, ids: list[int]) -> list[Decision]:
     async with store.connect(db) as conn:
-        return await proposals.accept(conn, ids, now_iso(), home)
+        decisions = await proposals.accept(conn, ids, now_iso(), home)
+        await _refresh_packets(conn, home, decisions)
+        return decisions
+
+
+async def _refresh_packets(conn: Any, home: Path, decisions: list[Decision]) -> list[str]:
+    """Packets of the postings decided about, brought up to date (jobtracker/prepare/
+    refresh.py); a bad config.yaml leaves them for the next prepare."""
+    from jobtracker.prepare.refresh import after_decisions  # the renderer loads when needed
+    from jobtracker.workspace import Workspace
+    from jobtracker.yamlfile import ConfigError
+
+    try:
+        render = Workspace(home).config().render
+    except ConfigError:
+        return []
+    return await after_decisions(conn, home, decisions, now_iso(), render)
 
 
 async def reject(db: Path, home: Path, ids: list[int]) -> list[Decision]:
@@ -95,7 +111,10 @@ async def reject(db: Path, home: Path, ids: list[int]) -> list[Decision]:
 
 async def undo(db: Path, home: Path) -> Decision | None:
     async with store.connect(db) as conn:
-        return await proposals.undo_last(conn, now_iso(), home)
+        decision = await proposals.undo_last(conn, now_iso(), home)
+        if decision is not None:
+            await _refresh_packets(conn, home, [decision])
+        return decision
 
 
 async def revise(db: Path, proposal_id: int, text: str) -> bool:

@@ -22,6 +22,7 @@ from jobtracker.cli import (
     postings,
     prepare,
     proposals,
+    render,
     setup,
     work,
 )
@@ -33,8 +34,8 @@ COMMANDS: tuple[Command, ...] = (
     add.cmd_add, applications.cmd_applications, applications.cmd_stats, fetch.cmd_fetch,
     learn.cmd_learn, matches.cmd_matches, matches.cmd_status, model.cmd_model,
     notify.cmd_digest, notify.cmd_interviews,
-    postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, setup.cmd_init,
-    setup.cmd_check,
+    postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, render.cmd_render,
+    render.cmd_resume, setup.cmd_init, setup.cmd_check,
     work.cmd_work, work.cmd_resolve, work.cmd_rank,
 )
 

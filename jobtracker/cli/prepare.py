@@ -32,15 +32,16 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     from jobtracker.prepare.run import UnknownPostings, prepare
 
-    top = args.top or ws.config().prepare.top or 5
+    config = ws.config()
+    top = args.top or config.prepare.top or 5
     try:
         if args.json:
             bank, profile = load_answers(ws / "answers.yaml"), ws.profile()
             _, done = asyncio.run(prepare(ws.home, ws.db, profile, bank, now_iso(), top=top,
-                                          ids=args.postings))
+                                          ids=args.postings, render=config.render))
             print(json.dumps([item.to_json() for item in done], indent=2))
         else:
-            print("\n".join(run_prepare(ws.home, ws.db, top, args.postings)))
+            print("\n".join(run_prepare(ws.home, ws.db, top, args.postings, config.render)))
     except UnknownPostings as exc:
         print(f"jobtracker: no posting with id {exc} (`jobtracker matches` lists posting ids)",
               file=sys.stderr)

@@ -17,12 +17,15 @@ import asyncio
 import json
 import sys
 
+import aiosqlite
+
 from jobtracker import proposals, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
 from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
+from jobtracker.yamlfile import ConfigError
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -79,12 +82,12 @@ async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
             if decision is None:
                 print("nothing to undo")
                 return EXIT_OK
-            return _report([decision])
+            return await _report(conn, ws, [decision])
         missing = [pid for pid in args.ids if await proposals.get(conn, pid) is None]
         if missing:
             return _fail(f"no proposal {', '.join(map(str, missing))}; nothing decided")
         decide = proposals.accept if action == "accept" else proposals.reject
-        return _report(await decide(conn, args.ids, now_iso(), ws.home))
+        return await _report(conn, ws, await decide(conn, args.ids, now_iso(), ws.home))
 
 
 def _fail(message: str) -> int:
@@ -92,7 +95,8 @@ def _fail(message: str) -> int:
     return EXIT_USAGE
 
 
-def _report(decisions: list[Decision]) -> int:
+async def _report(conn: aiosqlite.Connection, ws: Workspace, decisions: list[Decision]) -> int:
+    """Say each decision, then bring the packets they touched up to date."""
     failed = False
     for decision in decisions:
         if decision.ok:
@@ -100,7 +104,20 @@ def _report(decisions: list[Decision]) -> int:
         else:
             failed = True
             print(f"jobtracker: {decision.message}", file=sys.stderr)
+    for text in await _refresh_packets(conn, ws, decisions):
+        print(text)
     return EXIT_USAGE if failed else EXIT_OK
+
+
+async def _refresh_packets(conn: aiosqlite.Connection, ws: Workspace,
+                           decisions: list[Decision]) -> list[str]:
+    from jobtracker.prepare.refresh import after_decisions  # the renderer loads when needed
+
+    try:
+        render = ws.config().render
+    except ConfigError as exc:   # the decisions stand; only the packets wait
+        return [f"packets not brought up to date: {exc}"]
+    return await after_decisions(conn, ws.home, decisions, now_iso(), render)
 
 
 def _print_list(found: list[Proposal], as_json: bool) -> int:

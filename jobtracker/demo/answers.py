@@ -14,7 +14,9 @@ same grounding checks a real model's answer must pass:
 - tailor: edits whose original is a real line of the resume and whose
   replacement adds only terms from the resume or keywords.yaml that the posting
   asks for;
-- coverletter: paragraphs made of the resume's own lines.
+- coverletter: paragraphs made of the resume's own lines;
+- answer: the resume's lines closest to the question and the posting, in the
+  first person, and no quote (the posting is named only where quoted).
 
 Any other task — a new one has nothing to add here — gets the smallest instance
 of the schema it asked for (`instance_of`). Whatever a schema holds beyond the
@@ -368,6 +370,16 @@ class Resume:
                 "letter": "\n\n".join(paragraphs), "text": "\n\n".join(paragraphs)}
 
 
+    def answer_answer(self, text: str) -> dict[str, Any]:
+        """A form question's draft: the two bullets closest to the question and the
+        posting, in the resume's own words."""
+        asked = set(tokens(posting_part(text, self.bullets)))
+        best = sorted(self.bullets, key=lambda b: -len(set(tokens(b)) & asked))[:2]
+        sentences = [f"I {_lower_first(b.rstrip('.'))}." for b in best]
+        return {"answer": " ".join(sentences) or "I would be glad to talk about it.",
+                "quotes": []}
+
+
 def _level_answer(text: str) -> dict[str, Any]:
     return level_answer(text.removeprefix("Title: "))
 
@@ -382,6 +394,7 @@ class DemoAnswers:
         self.hand_written: dict[str, Callable[[str], dict[str, Any]]] = {
             "level": _level_answer, "judge": judge_answer, "inbox": inbox_answer,
             "tailor": resume.tailor_answer, "coverletter": resume.coverletter_answer,
+            "answer": resume.answer_answer,
         }
 
     def __call__(self, body: dict[str, Any]) -> Any:

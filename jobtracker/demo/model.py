@@ -36,7 +36,8 @@ from jobtracker.demo.httpserver import HTTPRequest, LoopbackServer, error_body, 
 # Seconds per answer, by task: enough that a person watching the dashboard sees
 # units in flight and the queue drain, short enough that the whole demo takes seconds.
 # A task not listed (a new one needs no line here) takes DEFAULT_LATENCY.
-DEMO_LATENCY = {"level": 0.1, "judge": 0.2, "inbox": 0.15, "tailor": 0.4, "coverletter": 0.4}
+DEMO_LATENCY = {"level": 0.1, "judge": 0.2, "inbox": 0.15, "tailor": 0.4, "coverletter": 0.4,
+                "answer": 0.3}
 DEFAULT_LATENCY = 0.3
 # Multiplies DEMO_LATENCY (0 answers at once; tests set it low).
 LATENCY_ENV = "JOBTRACKER_DEMO_LATENCY"

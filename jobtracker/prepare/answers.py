@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from jobtracker.text import one_line
-from jobtracker.yamlfile import Document, load
+from jobtracker.yamlfile import Document, load, parse
 
 IDENTITY_KEYS = ("first_name", "last_name", "email", "phone", "location", "pronouns", "links")
 LINK_KEYS = ("linkedin", "github", "website")
@@ -86,7 +86,16 @@ def _questions(doc: Document, value: Any) -> tuple[Question, ...]:
 
 def load_answers(path: Path) -> Answers:
     """answers.yaml; a missing or empty file is an empty bank (every field unresolved)."""
-    doc = load(path)
+    return _answers(load(path))
+
+
+def parse_answers(path: Path, text: str | None) -> Answers:
+    """answers.yaml's text as already read (None: no file), checked as `load_answers`
+    checks the file; ConfigError names `path`."""
+    return _answers(parse(path, text) if text is not None else Document(path, None, {}))
+
+
+def _answers(doc: Document) -> Answers:
     top = _mapping(doc, doc.data, allowed=("identity", *TOP_KEYS, "eeo", "questions"))
     values: dict[str, str] = {}
     identity = _mapping(doc, top.get("identity"), "identity", allowed=IDENTITY_KEYS)

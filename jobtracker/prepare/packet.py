@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import contextlib
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import files
+from jobtracker.prepare.documents import Rendered
 from jobtracker.prepare.resolve import Resolution, Resolved
 from jobtracker.text import clean_text, one_line
 
@@ -87,9 +89,12 @@ def _form_line(resolution: Resolution, form_error: str | None) -> str:
     return f"Form: the standard set{why}"
 
 
-def answers_md(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
+               documents: Sequence[Rendered] = ()) -> str:
     lines = [f"# Answers: {posting.label}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error), ""]
+    if documents:
+        lines += ["## Documents", "", *(f"- {d.line()}" for d in documents), ""]
     missing = [r for r in resolution.fields if r.missing]
     if missing:
         lines += ["## Needs you", ""]
@@ -105,27 +110,31 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None)
     return "\n".join(lines) + "\n"
 
 
-def answers_json(posting: Posting, resolution: Resolution, form_error: str | None) -> str:
+def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,
+                 documents: Sequence[Rendered] = ()) -> str:
     data: dict[str, Any] = {
         "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
         "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
         "fields": [r.to_json() for r in resolution.fields],
         "unresolved_required": resolution.unresolved_required,
+        "documents": [d.to_json() for d in documents],
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 
 
-def _current(path: Path) -> str | None:
+def _current(path: Path) -> bytes | None:
     try:
-        return path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        return path.read_bytes()
+    except OSError:
         return None
 
 
-async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: str,
+async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: str | bytes,
                      now: str, posting_id: int, result: Written) -> None:
-    """Write one packet file unless it already says `text`; an edited one gets `NAME.new`."""
-    if _current(path) == text:   # unchanged: no write, no fsync (prepare --top 20 < 1 s)
+    """Write one packet file unless it already holds `text` (or bytes); an edited one
+    gets `NAME.new`."""
+    wanted = files.as_bytes(text)
+    if _current(path) == wanted:   # unchanged: no write, no fsync (prepare --top 20 < 1 s)
         return
     try:
         await files.write_recorded(conn, home, path, text, now, posting_id)
@@ -134,7 +143,7 @@ async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: s
     except files.FileRefused:
         pass
     beside = path.with_name(path.name + ".new")
-    if _current(beside) == text:
+    if _current(beside) == wanted:
         result.kept.append(path.name)
         return
     try:
@@ -145,7 +154,7 @@ async def write_file(conn: aiosqlite.Connection, home: Path, path: Path, text: s
 
 
 async def write_packet(conn: aiosqlite.Connection, home: Path, posting: Posting,
-                       texts: dict[str, str | None], now: str) -> Written:
+                       texts: dict[str, str | bytes | None], now: str) -> Written:
     """Write the packet's files (`texts`: name → text, None: the file has no source
     now and is removed if it is still jobtracker's), inside the caller's transaction."""
     folder = folder_for(home, posting)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
 from jobtracker.clock import now_iso
-from jobtracker.config import load_profile
+from jobtracker.config import RenderConfig, load_profile
 from jobtracker.prepare.answers import load_answers
 from jobtracker.text import one_line
 from jobtracker.workers.reporters import ascii_line
@@ -31,22 +31,26 @@ def describe(item: Prepared) -> list[str]:
     if item.form_error:
         lines.append(f"  the form could not be read ({one_line(item.form_error, 160)}); "
                      "the standard set is used")
+    lines += [f"  {document.line()}" for document in item.documents if not document.ok]
     lines += [f"  {name} was edited by you: it is kept, the new version is {name}.new"
               for name in item.written.kept]
     lines += [f"  not written: {one_line(why, 200)}" for why in item.written.failed]
     return lines
 
 
-def run_prepare(home: Path, db: Path, top: int, ids: list[int]) -> list[str]:
+def run_prepare(home: Path, db: Path, top: int, ids: list[int],
+                render: RenderConfig | None = None) -> list[str]:
     """Load what prepare reads from the workspace at `home` (answers.yaml, then
-    profile.yaml: a ConfigError for a bad one), prepare; the lines to say. The
+    profile.yaml: a ConfigError for a bad one), prepare, its documents as `render`
+    (config.yaml's `render:`, which the caller loaded) says; the lines to say. The
     workspace's files are named here rather than loaded through `Workspace`, which
     would bring in the task registry that prepare must not import."""
     from jobtracker.prepare.run import prepare
 
     bank = load_answers(home / "answers.yaml")
     profile = load_profile(home / "profile.yaml")
-    rescored, done = asyncio.run(prepare(home, db, profile, bank, now_iso(), top=top, ids=ids))
+    rescored, done = asyncio.run(prepare(home, db, profile, bank, now_iso(), top=top, ids=ids,
+                                         render=render))
     lines = [f"rescored {rescored:,} judged posting(s)"]
     if not done:
         lines.append("nothing to prepare: no open match without an application beyond saved "

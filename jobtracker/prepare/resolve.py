@@ -3,8 +3,9 @@
 The rules, in the order they are tried for each field:
 
 1. A field of a type this does not know stays unresolved, its type shown.
-2. A file field takes the packet's `resume.md` (a resume or CV) or `letter.md` (a
-   cover letter, when one was accepted); any other file stays unresolved.
+2. A file field takes the packet's resume (a resume or CV) or letter (a cover
+   letter, when one was accepted): its PDF or DOCX when the packet has one, else
+   its Markdown; any other file stays unresolved.
 3. An EEO / demographic select, with `eeo: decline`, takes its own "decline to
    self-identify" option (whatever its wording); other EEO fields stay unresolved.
 4. The user's own `questions`: the first whose words are all in the label.
@@ -12,8 +13,11 @@ The rules, in the order they are tried for each field:
 6. A select field is answered only with one of its own options: the answer's
    label exactly, or its "Yes"/"No" variant when exactly one option starts so.
    Anything else leaves it unresolved: an answer is never invented.
+7. A free-text question nothing above answers (`free_text`) takes the drafted
+   answer the user accepted for it (the `answer` task's proposals), if any.
 
-Each answer records its source: the answers.yaml key, `resume` or `letter`.
+Each answer records its source: the answers.yaml key, `resume`, `letter` or
+`proposal`.
 """
 
 from __future__ import annotations
@@ -23,7 +27,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from jobtracker.prepare.answers import Answers, words
-from jobtracker.prepare.forms import FILE_TYPE, KNOWN_TYPES, SELECT_TYPES, Field, Form
+from jobtracker.prepare.forms import (
+    FILE_TYPE,
+    KNOWN_TYPES,
+    SELECT_TYPES,
+    TEXT_TYPES,
+    Field,
+    Form,
+)
 
 # Label words → answers.yaml key. First match wins, so the narrower comes first
 # ("require sponsorship to work" is sponsorship, "relocate to this location" relocation).
@@ -60,6 +71,7 @@ class Resolved:
     answer: str | list[str] | None
     source: str | None
     note: str = ""               # why it is unresolved, for people
+    files: tuple[str, ...] = ()  # a file field's packet files, the one to upload first
 
     @property
     def resolved(self) -> bool:
@@ -74,7 +86,8 @@ class Resolved:
         f = self.field
         return {"label": f.label, "name": f.name, "type": f.type, "required": f.required,
                 "answer": self.answer, "source": self.source, "resolved": self.resolved,
-                "section": f.section, "options": list(f.options), "note": self.note}
+                "section": f.section, "options": list(f.options), "note": self.note,
+                **({"files": list(self.files)} if self.files else {})}
 
 
 @dataclass(frozen=True)
@@ -141,13 +154,19 @@ def _select(field: Field, answer: str, source: str) -> Resolved:
     return Resolved(field, None, None, f"{source} ({answer!r}) is none of its options")
 
 
-def _file(field: Field, label: str, has_letter: bool) -> Resolved:
+Documents = dict[str, tuple[str, ...]]   # "resume" → its packet files, first to upload first
+MARKDOWN_ONLY: Documents = {"resume": ("resume.md",), "letter": ("letter.md",)}
+
+
+def _file(field: Field, label: str, has_letter: bool, documents: Documents) -> Resolved:
     if _LETTER.search(label) or "cover_letter" in field.name:
         if has_letter:
-            return Resolved(field, "letter.md", "letter")
+            names = documents.get("letter") or MARKDOWN_ONLY["letter"]
+            return Resolved(field, names[0], "letter", files=names)
         return Resolved(field, None, None, "no accepted letter for this posting")
     if _RESUME.search(label) or field.name == "resume":
-        return Resolved(field, "resume.md", "resume")
+        names = documents.get("resume") or MARKDOWN_ONLY["resume"]
+        return Resolved(field, names[0], "resume", files=names)
     return Resolved(field, None, None, "a file answers.yaml cannot give")
 
 
@@ -162,12 +181,32 @@ def _eeo(field: Field, bank: Answers) -> Resolved:
     return Resolved(field, None, None, "no option declines to self-identify")
 
 
-def resolve_field(field: Field, bank: Answers, has_letter: bool = False) -> Resolved:
+def free_text(field: Field) -> bool:
+    """A question of the employer's own that only the applicant can answer in words
+    ("Why do you want to work here?"): a text field that no answers.yaml key is for
+    (a name, a link, salary, notice...), outside the EEO sections."""
+    if field.type not in TEXT_TYPES or field.eeo:
+        return False
+    label = words(field.label)
+    return not (_FULL_NAME.match(label) or any(p.search(label) for _, p in _SYNONYMS))
+
+
+def resolve_field(field: Field, bank: Answers, has_letter: bool = False,
+                  documents: Documents | None = None,
+                  drafted: dict[str, str] | None = None) -> Resolved:
+    resolved = _resolve_field(field, bank, has_letter, documents)
+    if not resolved.resolved and drafted and field.name in drafted and free_text(field):
+        return Resolved(field, drafted[field.name], "proposal")
+    return resolved
+
+
+def _resolve_field(field: Field, bank: Answers, has_letter: bool,
+                   documents: Documents | None) -> Resolved:
     label = words(field.label)
     if field.type not in KNOWN_TYPES:
         return Resolved(field, None, None, f"unknown field type {field.type!r}")
     if field.type == FILE_TYPE:
-        return _file(field, label, has_letter)
+        return _file(field, label, has_letter, documents or MARKDOWN_ONLY)
     if field.eeo:
         return _eeo(field, bank)
     found = _bank_answer(field, label, bank)
@@ -179,6 +218,11 @@ def resolve_field(field: Field, bank: Answers, has_letter: bool = False) -> Reso
     return Resolved(field, answer, source)
 
 
-def resolve(form: Form, bank: Answers, has_letter: bool = False) -> Resolution:
-    """Every field of `form`, in order, answered from `bank` where the rules allow."""
-    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter) for f in form.fields))
+def resolve(form: Form, bank: Answers, has_letter: bool = False,
+            documents: Documents | None = None,
+            drafted: dict[str, str] | None = None) -> Resolution:
+    """Every field of `form`, in order, answered from `bank` where the rules allow;
+    a file field with the packet's `documents` (default: the Markdown files), a
+    free-text question with the accepted draft `drafted` holds for its name."""
+    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter, documents, drafted)
+                                       for f in form.fields))

@@ -18,9 +18,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import files, store
-from jobtracker.config import Profile
+from jobtracker.config import Profile, RenderConfig
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
+from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
     Posting,
@@ -61,6 +62,7 @@ class Prepared:
     form_error: str | None
     written: Written
     home: Path
+    documents: tuple[Rendered, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -73,6 +75,7 @@ class Prepared:
             "unresolved_required": self.resolution.unresolved_required,
             "written": self.written.changed, "kept": self.written.kept,
             "failed": self.written.failed,
+            "documents": [d.to_json() for d in self.documents],
         }
 
 
@@ -88,7 +91,7 @@ async def pick(db: Path, profile: Profile, top: int) -> list[int]:
     return [m.id for m in found if m.status in PICKABLE][:top]
 
 
-async def _rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
+async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
     rows, unknown = [], []
     for posting_id in ids:
         row = await (await conn.execute(_POSTING_SQL, (posting_id,))).fetchone()
@@ -179,39 +182,54 @@ async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
-async def _packet(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
-                  form: Form | str | None, now: str) -> Prepared:
+async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str]:
+    """The accepted drafted answers for the posting's questions: field name → text
+    (the latest accepted for a question wins)."""
+    found = await written.accepted(conn, "answer", posting_id, 0)
+    return {str(p.payload.get("name")): str(p.payload.get("text") or "") for p in found
+            if p.payload.get("name") and p.payload.get("text")}
+
+
+async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
+                     form: Form | str | None, now: str, documents: Documents) -> Prepared:
+    """Write one posting's packet (`row` from `posting_rows`) from its form or why
+    there is none, in a transaction of its own."""
     posting = _posting(row)
     form_error = form if isinstance(form, str) else None
     letter = await _letter(conn, posting.id)
+    sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
+    rendered = documents.for_packet(sources)
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
-                         has_letter=letter is not None)
-    texts = {"posting.md": posting_md(posting),
-             "resume.md": await resume_for(conn, home, posting.id),
-             "letter.md": letter,
-             "answers.md": answers_md(posting, resolution, form_error),
-             "answers.json": answers_json(posting, resolution, form_error)}
+                         has_letter=letter is not None, documents=files_of(rendered),
+                         drafted=await _drafted(conn, posting.id))
+    texts: dict[str, str | bytes | None] = {
+        "posting.md": posting_md(posting), **sources, **packet_files(rendered),
+        "answers.md": answers_md(posting, resolution, form_error, rendered),
+        "answers.json": answers_json(posting, resolution, form_error, rendered)}
     async with store.write(conn):
         result = await write_packet(conn, home, posting, texts, now)
-    return Prepared(posting, resolution, form_error, result, home)
+    return Prepared(posting, resolution, form_error, result, home, tuple(rendered))
 
 
 async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: str, *,
                   top: int = 5, ids: list[int] | None = None,
                   deadline: float = FORM_DEADLINE,
-                  client: httpx.AsyncClient | None = None) -> tuple[int, list[Prepared]]:
-    """Rescore, then write the packets of `ids`, or of the best `top` picks.
+                  client: httpx.AsyncClient | None = None,
+                  render: RenderConfig | None = None) -> tuple[int, list[Prepared]]:
+    """Rescore, then write the packets of `ids`, or of the best `top` picks, their
+    documents rendered as `render` (config.yaml's `render:`) says.
 
     Returns how many postings were rescored and what was prepared; UnknownPostings
     when `ids` names a posting that does not exist.
     """
+    documents = Documents(render)
     async with store.connect(db) as conn:
         rescored = await scoring.rescore(conn, profile, now)
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
     async with store.connect(db) as conn:
-        rows = await _rows(conn, chosen)
+        rows = await posting_rows(conn, chosen)
         forms = await forms_for(conn, rows, now, deadline=deadline, client=client)
-        done = [await _packet(conn, home, row, bank, forms.get(row["id"]), now)
+        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
                 for row in rows]
     return rescored, done
 

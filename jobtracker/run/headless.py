@@ -143,8 +143,9 @@ def prepare_after_run(ws: Workspace, out: TextIO | None = None) -> None:
     from jobtracker.prepare.report import log_lines, run_prepare
 
     try:
-        top = ws.config().prepare.top
-        lines = run_prepare(ws.home, ws.db, top, []) if top > 0 else []
+        config = ws.config()
+        top = config.prepare.top
+        lines = run_prepare(ws.home, ws.db, top, [], config.render) if top > 0 else []
     except (ConfigError, StoreError) as exc:
         lines = [f"not done: {exc}"]
     log_lines(lines, out or sys.stdout)

@@ -8,11 +8,12 @@ here makes no import cycle.
 
 from __future__ import annotations
 
-from jobtracker.tasks import coverletter, inbox, judge, level, tailor
+from jobtracker.tasks import answer, coverletter, inbox, judge, level, tailor
 from jobtracker.tasks.base import Context, Evaluation, NoAnswer, Request, Task, Unit
 
 # One entry per task; `priority` orders them, not their place here.
-TASKS: tuple[Task, ...] = (level.TASK, judge.TASK, inbox.TASK, tailor.TASK, coverletter.TASK)
+TASKS: tuple[Task, ...] = (level.TASK, judge.TASK, inbox.TASK, tailor.TASK, answer.TASK,
+                           coverletter.TASK)
 
 # Task name → its task (the `kind` of its units, the name plugins.yaml switches).
 REGISTRY: dict[str, Task] = {task.name: task for task in TASKS}

@@ -93,6 +93,11 @@ def load(path: Path, missing_ok: bool = True) -> Document:
         raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
     except OSError as exc:
         raise ConfigError(path, f"cannot read: {exc.strerror}") from None
+    return parse(path, text)
+
+
+def parse(path: Path, text: str) -> Document:
+    """`text` as the YAML file `path` (errors name it), already read."""
     try:
         _refuse_aliases(path, text)
         node, data = _compose_and_construct(text)

@@ -27,7 +27,7 @@ def workspace(tmp_path: Path, url: str) -> Workspace:
     ws.init()
     (ws.home / "profile.yaml").write_text(PROFILE)
     (ws.home / "plugins.yaml").write_text("tasks: {level: false, judge: true, inbox: false, "
-                                          "tailor: false, coverletter: false}\n")
+                                          "tailor: false, answer: false, coverletter: false}\n")
     (ws.home / "config.yaml").write_text(
         f"llm:\n  url: {url}\n  model: test-model\n  retries: 1\n  timeout: 5\n"
         "concurrency: 1\n")

@@ -24,11 +24,8 @@ from tests.servers.model import Fault, ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
 
 LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}
-
-
-ALL_TASKS = "tasks: {level: true, judge: true, inbox: true, tailor: false, coverletter: false}\n"
-
-
+ALL_TASKS = ("tasks: {level: true, judge: true, inbox: true, tailor: false, answer: false, "
+             "coverletter: false}\n")
 ITEMS = evalset.load(ordered()).items
 
 
@@ -88,7 +85,7 @@ def test_accuracy_below_the_bar_fails_exactly_at_it(
     with ModelServer(answer=EvalAnswers(wrong_ids), props=LLAMA_PROPS,
                      tokenize=count_tokens) as server:
         ws = workspace(tmp_path, server, plugins="tasks: {level: true, judge: false, "
-                       "inbox: false, tailor: false, coverletter: false}\n")
+                       "inbox: false, tailor: false, answer: false, coverletter: false}\n")
         got, report, _ = check(ws, capsys)
     [level] = report["eval"]
     assert (level["correct"], level["accuracy"]) == (14 - wrong, accuracy)
@@ -228,7 +225,7 @@ def test_a_stricter_bar_in_config_fails_what_the_default_passes(
     with ModelServer(answer=EvalAnswers(wrong_ids), props=LLAMA_PROPS,
                      tokenize=count_tokens) as server:
         ws = workspace(tmp_path, server, plugins="tasks: {level: true, judge: false, "
-                       "inbox: false, tailor: false, coverletter: false}\n")
+                       "inbox: false, tailor: false, answer: false, coverletter: false}\n")
         config = ws.home / "config.yaml"
         config.write_text(config.read_text() + "model_check:\n  min_accuracy: 0.8\n")
         got, report, _ = check(ws, capsys)

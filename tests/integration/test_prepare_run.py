@@ -122,7 +122,7 @@ def test_packets_are_filled_from_the_employers_form_and_answers_yaml(
     folder = packet(home, staff)
     assert folder.name == f"{staff['posting']}-acme-staff-engineer"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "answers.json", "answers.md", "posting.md", "resume.md"]   # no accepted letter
+        "answers.json", "answers.md", "posting.md", "resume.md", "resume.pdf"]   # no letter
     assert (folder / "resume.md").read_text() == RESUME
     data = json.loads((folder / "answers.json").read_text())
     assert data["posting"] == staff["posting"]
@@ -132,8 +132,11 @@ def test_packets_are_filled_from_the_employers_form_and_answers_yaml(
                                       "resolved"}
     assert (fields["First Name"]["answer"], fields["First Name"]["source"]) == (
         "Ada", "identity.first_name")
-    assert fields["Resume/CV"]["answer"] == "resume.md"
+    assert fields["Resume/CV"]["answer"] == "resume.pdf"   # render.formats: [pdf], the default
+    assert fields["Resume/CV"]["files"] == ["resume.pdf", "resume.md"]
     assert fields["Resume/CV"]["source"] == "resume"
+    assert data["documents"][0]["file"] == "resume.pdf"
+    assert data["documents"][0]["check"]["ok"] is True
     assert fields["Cover Letter"]["resolved"] is False
     assert fields["Are you legally authorized to work in Germany?"]["answer"] == "Yes"
     assert fields["Will you now or in the future require sponsorship for a work visa?"][

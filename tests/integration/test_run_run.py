@@ -47,7 +47,7 @@ def make_workspace(tmp_path: Path, url: str | None, postings: int = 0) -> Worksp
     ws.init()
     (ws.home / "profile.yaml").write_text(PROFILE)
     (ws.home / "plugins.yaml").write_text("tasks: {level: true, judge: false, inbox: false, "
-                                          "tailor: false, coverletter: false}\n")
+                                          "tailor: false, answer: false, coverletter: false}\n")
     llm = f"  url: {url}\n" if url else "  url: null\n"
     (ws.home / "config.yaml").write_text(
         f"llm:\n{llm}  model: test-model\n  retries: 3\n  timeout: 5\nconcurrency: 4\n")
@@ -259,7 +259,8 @@ def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
             "print(sorted(p.REGISTRY), 'jobtracker.tasks' in __import__('sys').modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
-    assert result.stdout.strip() == "['interview', 'letter', 'profile', 'resume_edit', 'status'] False"
+    assert result.stdout.strip() == ("['answer', 'interview', 'letter', 'profile', "
+                                     "'resume_edit', 'status'] False")
 
 
 def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) -> None:
@@ -325,7 +326,7 @@ def test_dry_run_counts_new_mail_without_reading_it_in(
                                                 plain("Interview", "Can we talk Tuesday?")])
     (ws.home / "config.yaml").write_text(f"llm:\n  url: null\nmaildir: {maildir}\n")
     (ws.home / "plugins.yaml").write_text("tasks: {level: true, judge: false, inbox: true, "
-                                          "tailor: false, coverletter: false}\n")
+                                          "tailor: false, answer: false, coverletter: false}\n")
     before_mail, before_db = fingerprint(maildir), dump(ws)
     capsys.readouterr()
     assert work(ws, "--dry-run") == 0

@@ -12,7 +12,8 @@ from tests.db import raw_connect
 from tests.integration.test_run_run import make_workspace
 from tests.servers.model import ModelServer
 
-PLUGINS = "tasks: {level: true, judge: true, inbox: false, tailor: false, coverletter: false}\n"
+PLUGINS = ("tasks: {level: true, judge: true, inbox: false, tailor: false, "
+           "answer: false, coverletter: false}\n")
 
 
 def answer_by_task(body: dict) -> dict:

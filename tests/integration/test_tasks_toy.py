@@ -145,7 +145,8 @@ def test_config_accepts_the_toy_by_name_and_uses_its_declared_bound(
         ws.config()
     (ws.home / "config.yaml").write_text("")
     (ws.home / "plugins.yaml").write_text("tasks: {level: false, toy: false}\n")
-    assert [t.name for t in runner.load_setup(ws).tasks] == ["judge", "inbox", "tailor"]
+    assert [t.name for t in runner.load_setup(ws).tasks] == ["judge", "inbox", "tailor",
+                                                             "answer"]
 
 
 def test_without_the_toy_module_its_name_is_refused(tmp_path: Path) -> None:

@@ -34,7 +34,8 @@ RUN_BOUND = 150.0      # seconds for the whole runner test, model load included
 MAX_TOKENS = {"default": 96, "level": 96, "judge": 192}
 PROFILE = ("prose: Backend engineer; Python, payments APIs and distributed systems.\n"
            "levels: [senior, staff]\n")
-PLUGINS = "tasks: {level: true, judge: true, inbox: false, tailor: false, coverletter: false}\n"
+PLUGINS = ("tasks: {level: true, judge: true, inbox: false, tailor: false, "
+           "answer: false, coverletter: false}\n")
 JUDGE_POSTINGS = [
     (101, "Senior Backend Engineer, Payments",
      "You will build payment APIs in Python and run them on our distributed ledger. "

@@ -20,7 +20,8 @@ from tests.integration.test_run_run import make_workspace
 pytestmark = pytest.mark.slow
 
 MAX_TOKENS = {"default": 96, "level": 96, "judge": 192, "inbox": 160}
-PLUGINS = "tasks: {level: true, judge: true, inbox: true, tailor: false, coverletter: false}\n"
+PLUGINS = ("tasks: {level: true, judge: true, inbox: true, tailor: false, "
+           "answer: false, coverletter: false}\n")
 
 
 def test_model_check_reports_every_figure_for_the_tiny_model(

@@ -49,7 +49,7 @@ def make_workspace(tmp_path: Path, url: str | None = None, *,
     ws.init()
     (ws.home / "profile.yaml").write_text(PROFILE)
     (ws.home / "plugins.yaml").write_text(
-        f"tasks: {{{tasks}, tailor: false, coverletter: false}}\n")
+        f"tasks: {{{tasks}, tailor: false, answer: false, coverletter: false}}\n")
     llm = f"  url: {url}\n" if url else "  url: null\n"
     (ws.home / "config.yaml").write_text(
         f"llm:\n{llm}  model: test-model\n  retries: 2\n  timeout: 5\n"

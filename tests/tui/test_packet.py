@@ -111,9 +111,11 @@ async def test_j_k_c_u_copy_the_answer_and_the_apply_url(app: JobtrackerApp) -> 
         await pilot.press("j", "j", "c")
         assert app.clipboard == "Yes", "a select is answered with its own option"
         await pilot.press("k", "c")
-        assert app.clipboard == "resume.md"
+        folder = app.setup.ws.home / "applications" / "1-acme-staff-engineer"
+        assert app.clipboard == str(folder / "resume.pdf"), "an upload: the PDF's full path"
+        assert "read back ✓" in screen_text(app)
         await pilot.press("j", "j", "c")   # "Why ...": unresolved, nothing copied
-        assert app.clipboard == "resume.md"
+        assert app.clipboard == str(folder / "resume.pdf")
         assert "nothing to copy" in screen_text(app)
         await pilot.press("u")
         assert app.clipboard == "https://jobs.example/1"

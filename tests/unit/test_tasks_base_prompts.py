@@ -17,6 +17,7 @@ import pytest
 from jobtracker.config import Config, Profile
 from jobtracker.resume import KEYWORDS, RESUME, TEMPLATE
 from jobtracker.tasks import REGISTRY, Context, Request, Unit
+from jobtracker.tasks.answer import unit_text
 from jobtracker.tasks.base import posting_block, posting_unit, prompt_version_of
 from jobtracker.tasks.inbox import PROMPT_BODY_CHARS
 
@@ -37,6 +38,7 @@ FIXED_INPUTS = {
     "inbox": [],
     "tailor": [RESUME_TEXT, "kafka, postgres"],
     "coverletter": [RESUME_TEXT, "kafka, postgres", TEMPLATE_TEXT],
+    "answer": [RESUME_TEXT, "kafka, postgres"],
 }
 
 
@@ -44,7 +46,10 @@ def posting(task: str, pid: int, title: str, company: str, text: str) -> Unit:
     row = {"id": pid, "company": company, "title": title, "text": text, "dhash": f"h{pid}"}
     return posting_unit(task, row, location="Berlin", description_source="ats",
                         prose_hash="p", resume_hash="r", keywords_hash="k",
-                        template_hash="t", score=0.8)
+                        template_hash="t", score=0.8,
+                        # answer's units also carry their question
+                        question=f"Why do you want to work at {company}?", name=f"q{pid}",
+                        required=True, limit=150, char_limit=None)
 
 
 def email(key: str, sender: str, subject: str, body: str, company: str | None) -> Unit:
@@ -73,6 +78,8 @@ def subject_text(task: str, unit: Unit) -> str:
     """The unit's own part of the prompt: the posting block, or the whole email."""
     if task == "inbox":
         return unit.data["body"]
+    if task == "answer":        # the posting, then its question: both the unit's own
+        return unit_text(unit.data)
     return posting_block(unit.data)
 
 

@@ -2,8 +2,9 @@
 
 What it shows is the packet's `answers.json`, as `jobtracker prepare` wrote it; a
 posting without a packet is prepared first (no model: jobtracker/prepare/). `c`
-copies the selected answer and `u` the apply URL through the terminal's clipboard
-escape (OSC 52), so both work over SSH; `A` marks the application applied, with
+copies the selected answer — for the resume and cover letter, the full path of the
+packet's PDF (or DOCX) to upload — and `u` the apply URL, through the terminal's
+clipboard escape (OSC 52), so both work over SSH; `A` marks the application applied, with
 `prepare` as the change's source. Labels come from the employer and are shown
 literally (`tui.literal`), never read as markup.
 """
@@ -11,6 +12,7 @@ literally (`tui.literal`), never read as markup.
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.console import Group
@@ -50,7 +52,24 @@ def mark_of(field: dict[str, Any]) -> str:
     return "missing" if field.get("required") else "optional"
 
 
-def field_detail(field: dict[str, Any]) -> Group:
+def document_lines(field: dict[str, Any], packet: dict[str, Any] | None,
+                   folder: str) -> list[Text]:
+    """A file field's packet files (their path inside the workspace) and how each
+    PDF's read-back went."""
+    checks = {d.get("file"): d for d in (packet or {}).get("documents") or []}
+    out = []
+    for name in field.get("files") or []:
+        shown = line(f"file: {folder}{name}")
+        found = checks.get(name)
+        result = (found or {}).get("check")
+        if result is not None:
+            shown.append("  read back ✓" if result.get("ok") else "  read back ✗",
+                         style="green" if result.get("ok") else "bold red")
+        out.append(shown)
+    return out
+
+
+def field_detail(field: dict[str, Any], extra: list[Text] | None = None) -> Group:
     label = line(field.get("label"), style="bold")
     if field.get("required"):
         label.append("  required", style="yellow")
@@ -58,7 +77,7 @@ def field_detail(field: dict[str, Any]) -> Group:
     if field.get("resolved"):
         answer = Text("answer: ", style="bold")
         answer.append_text(block(answer_text(field)))
-        parts += [answer, line(f"from {field.get('source')}", style="dim")]
+        parts += [answer, line(f"from {field.get('source')}", style="dim"), *(extra or [])]
     else:
         parts.append(line(f"unresolved: {field.get('note') or 'no answer'}", style="red"))
     options = field.get("options") or []
@@ -95,6 +114,7 @@ class PacketScreen(Screen[None]):
         self.posting_id = posting_id
         self.label = label
         self.packet: dict[str, Any] | None = None
+        self.folder: Path | None = None    # the packet's folder, once it is read
 
     def compose(self):
         yield from LAYOUT.compose(line(f" Packet ─ {self.label}", style="bold"))
@@ -126,7 +146,7 @@ class PacketScreen(Screen[None]):
                 ws = self.app.setup.ws
                 await prepare(ws.home, self.app.db, self.app.setup.profile,
                               load_answers(ws / "answers.yaml"), now_iso(),
-                              ids=[self.posting_id])
+                              ids=[self.posting_id], render=self.app.setup.config.render)
             except ConfigError as exc:   # the file's name, not its long path: one short line
                 where = f"{exc.path.name}:{exc.line}" if exc.line else exc.path.name
                 what = f"{exc.field}: {exc.message}" if exc.field else exc.message
@@ -136,6 +156,7 @@ class PacketScreen(Screen[None]):
                 self.say(f"cannot prepare: {exc}")
                 return
             found = find_packet(self.app.setup.ws.home, self.posting_id)
+        self.folder = found.parent if found else None
         try:
             self.packet = json.loads(found.read_text(encoding="utf-8")) if found else None
         except (OSError, ValueError) as exc:
@@ -165,8 +186,12 @@ class PacketScreen(Screen[None]):
     @on(DataTable.RowHighlighted)
     def _detail(self) -> None:
         field = self.current
+        folder = ""
+        if self.folder is not None:
+            folder = self.folder.relative_to(self.app.setup.ws.home).as_posix() + "/"
         self.query_one("#packet-field", Static).update(
-            field_detail(field) if field else Text(""))
+            field_detail(field, document_lines(field, self.packet, folder)) if field
+            else Text(""))
 
     def action_move(self, step: int) -> None:
         table = self.query_one(DataTable)
@@ -179,6 +204,13 @@ class PacketScreen(Screen[None]):
         field = self.current
         if field is None or not field.get("resolved"):
             self.say("nothing to copy: this field has no answer")
+            return
+        files = field.get("files") or []
+        if files and self.folder is not None:
+            # An upload field: the file's full path, what a browser's file picker takes.
+            path = str(self.folder / str(files[0]))
+            self.app.copy_to_clipboard(path)
+            self.say(f"copied the path of {line(files[0], 40).plain}")
             return
         self.app.copy_to_clipboard(answer_text(field))
         self.say(f"copied the answer to {line(field.get('label'), 40).plain}")

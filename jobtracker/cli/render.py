@@ -1,0 +1,150 @@
+"""`jobtracker render` and `jobtracker resume import`: documents you can send.
+
+    jobtracker render FILE.md [-o OUT] [--format pdf|docx] [--theme NAME] [--json]
+    jobtracker resume import FILE.json
+
+`render` needs no workspace (it reads config.yaml's `render:` when there is one),
+asks no model and opens no browser (jobtracker/render/). A PDF is read back before
+the command says it is done: a text layer missing something is exit 1, with the
+file written and named; bad input is exit 2 and writes nothing.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from jobtracker import files
+from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, add_home, command
+from jobtracker.render import build, jsonresume
+from jobtracker.render.themes import Theme, ThemeError, find_theme
+from jobtracker.workspace import Workspace
+
+RESUME = "resume.md"
+
+
+def _configure_render(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("file", metavar="FILE.md", help="the Markdown document to render")
+    parser.add_argument("-o", "--output", metavar="OUT",
+                        help="where to write it (default: FILE with the format's suffix)")
+    parser.add_argument("--format", choices=build.FORMATS,
+                        help="pdf (the default) or docx")
+    parser.add_argument("--theme", metavar="NAME",
+                        help="classic, compact, or the path of a .typ theme "
+                             "(default: config.yaml's render.theme, classic)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _fail(message: str) -> int:
+    print(f"jobtracker: {message}", file=sys.stderr)
+    return EXIT_USAGE
+
+
+def _read_source(path: Path) -> str:
+    if not path.is_file():
+        raise build.BadInput(f"{path}: no such file")
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise build.BadInput(f"{path}: cannot read it ({exc.strerror})") from None
+    return build.decode(raw, str(path))
+
+
+def _theme(args: argparse.Namespace, ws: Workspace) -> tuple[Theme, str]:
+    settings = ws.config().render
+    theme = find_theme(args.theme) if args.theme else settings.find_theme()
+    return theme, settings.paper
+
+
+def _summary(built: build.Built, output: Path, theme: Theme, paper: str) -> str:
+    if built.check is None:
+        return f"wrote {output} (docx, {theme.name} sizes, {paper})"
+    return (f"wrote {output} ({built.pages} page{'s' if built.pages != 1 else ''}, "
+            f"{theme.name}, {paper}); read back: every heading, list item, paragraph "
+            "and contact detail is in its text layer, in order, with no ligatures")
+
+
+def _failed_check(built: build.Built, output: Path) -> str:
+    result = built.check
+    assert result is not None
+    parts = []
+    if result.missing:
+        shown = "; ".join(repr(m[:80]) for m in result.missing[:5])
+        more = f" and {len(result.missing) - 5} more" if len(result.missing) > 5 else ""
+        parts.append(f"missing from its text layer (or out of order): {shown}{more}")
+    if result.ligatures:
+        parts.append(f"{result.ligatures} ligature code point(s) (U+FB00-U+FB06) in its text")
+    if result.undecodable:
+        parts.append(f"{result.undecodable} glyph(s) with no text behind them")
+    return f"{output} was written, but the read-back check failed: " + "; ".join(parts)
+
+
+@command("render", "render a Markdown resume or letter as PDF or DOCX, read back "
+         "(no model, no browser)", _configure_render, creates_workspace=True)
+def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
+    source = Path(args.file)
+    fmt = args.format or "pdf"
+    output = Path(args.output) if args.output else build.default_output(source, fmt)
+    try:
+        text = _read_source(source)
+        theme, paper = _theme(args, ws)
+        if output.resolve() == source.resolve():
+            raise build.BadInput(f"{output}: the output would replace the document itself; "
+                                 "name another with -o")
+        built = build.build(text, str(source), fmt, theme, paper)
+    except (build.BadInput, ThemeError) as exc:
+        return _fail(str(exc))
+    try:
+        files.write_atomic(output, built.data)
+    except OSError as exc:
+        return _fail(f"cannot write {output}: {exc.strerror or exc}")
+    for warning in built.warnings:
+        print(f"jobtracker: theme warning: {warning}", file=sys.stderr)
+    if args.json:
+        print(json.dumps({"output": str(output), "format": fmt,
+                          "pages": built.pages if built.check else None,
+                          "check": built.check.to_json() if built.check else None},
+                         ensure_ascii=False, indent=2))
+    if not built.ok:
+        print(f"jobtracker: {_failed_check(built, output)}", file=sys.stderr)
+        return EXIT_ALL_FAILED
+    if not args.json:
+        print(_summary(built, output, theme, paper))
+    return EXIT_OK
+
+
+def _configure_resume(parser: argparse.ArgumentParser) -> None:
+    actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
+    child = actions.add_parser("import", help="write resume.md from a JSON Resume (1.0) file; "
+                                              "an existing resume.md is never overwritten")
+    child.add_argument("file", metavar="FILE.json", help="a JSON Resume document")
+    add_home(child, top=False)
+
+
+@command("resume", "resume.md from another format: `resume import FILE.json` (JSON Resume)",
+         _configure_resume)
+def cmd_resume(args: argparse.Namespace, ws: Workspace) -> int:
+    source = Path(args.file)
+    try:
+        text = _read_source(source)
+        markdown = jsonresume.from_json_text(text)
+    except build.BadInput as exc:
+        return _fail(str(exc))
+    except jsonresume.ResumeImportError as exc:
+        return _fail(f"{source}: {exc}")
+    target = ws / RESUME
+    kept = target.exists()
+    if kept:
+        target = target.with_name(RESUME + ".new")
+    try:
+        files.write_atomic(target, markdown)
+    except OSError as exc:
+        return _fail(f"cannot write {target}: {exc.strerror or exc}")
+    if kept:
+        print(f"{ws / RESUME} exists and is kept as it is; the imported resume is {target} "
+              f"(compare the two, then move it over {RESUME} if you want it)")
+    else:
+        print(f"wrote {target} from {source}; `jobtracker render {target}` shows it as a PDF")
+    return EXIT_OK

@@ -1,0 +1,159 @@
+"""Packets carry documents you can send: the resume and letter as PDF (and DOCX),
+read back, named in answers.json; accepting an edit or a letter for a posting with
+a packet renders its documents again; files the user edited are kept."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import docx
+import pypdf
+import pytest
+
+from jobtracker import cli, proposals, store
+from jobtracker.workspace import Workspace
+from tests.integration.test_prepare_run import ANSWERS, judge_everything, posting_id
+from tests.servers.boards import BoardServer, lever_posting
+
+NOW = "2026-11-30T06:00:00Z"
+RESUME = ("# Ada Lovelace\nada@example.org · London\n\n## Experience\n\n"
+          "- Built services in Python.\n- Led a team of three.\n")
+
+
+@pytest.fixture
+def server() -> Iterator[BoardServer]:
+    with BoardServer() as running:
+        running.set("/lv/kite", [lever_posting("k1", "Senior Backend Engineer", token="kite")])
+        yield running
+
+
+@pytest.fixture
+def home(ws: Workspace, server: BoardServer) -> Workspace:
+    (ws.home / "sources.yaml").write_text(
+        f"boards:\n  - {{ats: lever, token: kite, company: Kite, "
+        f"url: '{server.url('/lv/kite')}'}}\n")
+    (ws.home / "profile.yaml").write_text("prose: Backend engineer\nlevels: [senior]\n")
+    (ws.home / "answers.yaml").write_text(ANSWERS)
+    (ws.home / "resume.md").write_text(RESUME)
+    (ws.home / "config.yaml").write_text(
+        "llm: {url: 'http://127.0.0.1:9', retries: 1, timeout: 2}\n"
+        "render: {theme: compact, paper: us-letter, formats: [pdf, docx]}\n")
+    assert cli.main(["--home", str(ws.home), "fetch"]) == 0
+    judge_everything(ws)
+    return ws
+
+
+def pdf_text(path: Path) -> str:
+    return " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(path).pages).split())
+
+
+def prepare(ws: Workspace, capsys: pytest.CaptureFixture[str]) -> Path:
+    assert cli.main(["--home", str(ws.home), "prepare", "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    return ws.home / item["path"]
+
+
+def propose(ws: Workspace, kind: str, payload: dict, unit_key: str) -> int:
+    pid = posting_id(ws, "Senior Backend Engineer")
+
+    async def go() -> int:
+        async with store.connect(ws.db) as conn, store.write(conn):
+            return await proposals.create(
+                conn, kind=kind, task="tailor", unit_key=unit_key, summary=kind, now=NOW,
+                posting_id=pid, payload={"company": "Kite", "title": "Senior Backend Engineer",
+                                         "posting_id": pid, **payload})
+    return asyncio.run(go())
+
+
+def test_a_packet_carries_the_documents_render_formats_names_read_back(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = prepare(home, capsys)
+    assert {"resume.md", "resume.pdf", "resume.docx"} <= {p.name for p in folder.iterdir()}
+    assert "letter.pdf" not in {p.name for p in folder.iterdir()}, "no letter was accepted"
+    pdf = pypdf.PdfReader(folder / "resume.pdf")
+    assert pdf.pages[0].mediabox.width == pytest.approx(612), "render.paper: us-letter"
+    assert "Built services in Python." in pdf_text(folder / "resume.pdf")
+    assert "Led a team of three." in [p.text for p in docx.Document(folder / "resume.docx")
+                                      .paragraphs]
+    data = json.loads((folder / "answers.json").read_text())
+    resume = next(f for f in data["fields"] if f["label"] == "Resume/CV")
+    assert resume["answer"] == "resume.pdf"
+    assert resume["files"] == ["resume.pdf", "resume.docx", "resume.md"]
+    assert [d["file"] for d in data["documents"]] == ["resume.pdf", "resume.docx"]
+    assert data["documents"][0]["check"] == {"ok": True, "missing": [], "ligatures": 0,
+                                             "undecodable": 0}
+    assert "✓ resume.pdf (1 page): read back" in (folder / "answers.md").read_text()
+
+
+def test_accepting_an_edit_or_a_letter_renders_the_packets_documents_again(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = prepare(home, capsys)
+    before = (folder / "resume.pdf").read_bytes()
+    edit = propose(home, "resume_edit", {"original": "Built services in Python.",
+                                         "replacement": "Built payment services in Python."},
+                   "e1")
+    assert cli.main(["--home", str(home.home), "proposals", "accept", str(edit)]) == 0
+    out = capsys.readouterr().out
+    assert "resume.md, resume.pdf, resume.docx" in out and "brought up to date" in out
+    assert "Built payment services in Python." in pdf_text(folder / "resume.pdf")
+    assert (home.home / "resume.md").read_text() == RESUME, "the master is never written"
+
+    letter = propose(home, "letter", {"text": "Dear Kite team,\n\nI build services.\n"}, "l1")
+    assert cli.main(["--home", str(home.home), "proposals", "accept", str(letter)]) == 0
+    capsys.readouterr()
+    assert "I build services." in pdf_text(folder / "letter.pdf")
+    data = json.loads((folder / "answers.json").read_text())
+    cover = next(f for f in data["fields"] if f["label"] == "Cover letter")
+    assert (cover["answer"], cover["source"]) == ("letter.pdf", "letter")
+
+    assert cli.main(["--home", str(home.home), "proposals", "undo"]) == 0
+    assert cli.main(["--home", str(home.home), "proposals", "undo"]) == 0
+    capsys.readouterr()
+    assert not (folder / "letter.pdf").exists(), "the letter's undo takes its files away"
+    assert (folder / "resume.pdf").read_bytes() == before, "same text, same bytes"
+
+
+def test_a_pdf_the_user_replaced_is_kept_and_the_new_one_goes_beside_it(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    folder = prepare(home, capsys)
+    (folder / "resume.pdf").write_bytes(b"%PDF-1.7 my own export\n")
+    (home.home / "resume.md").write_text(RESUME + "- Wrote the on-call guide.\n")
+    assert cli.main(["--home", str(home.home), "prepare"]) == 0
+    out = capsys.readouterr().out
+    assert "resume.pdf was edited by you: it is kept, the new version is resume.pdf.new" in out
+    assert (folder / "resume.pdf").read_bytes() == b"%PDF-1.7 my own export\n"
+    assert "Wrote the on-call guide." in pdf_text(folder / "resume.pdf.new")
+
+
+def test_a_resume_no_font_can_draw_gets_no_pdf_and_the_packet_says_why(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    (home.home / "resume.md").write_text(RESUME + "- Ran the 日本 office.\n")
+    (home.home / "config.yaml").write_text("render: {formats: [pdf]}\n")
+    folder = prepare(home, capsys)
+    assert not (folder / "resume.pdf").exists()
+    answers = (folder / "answers.md").read_text()
+    assert "✗ resume.pdf: not rendered:" in answers and "U+65E5" in answers
+    data = json.loads((folder / "answers.json").read_text())
+    resume = next(f for f in data["fields"] if f["label"] == "Resume/CV")
+    assert resume["answer"] == "resume.md", "the form falls back to what the packet has"
+
+
+def test_docx_links_resolve_to_their_addresses(tmp_path: Path) -> None:
+    source = tmp_path / "cv.md"
+    source.write_text("# Ada\n[github.com/ada](https://github.com/ada) · ada@example.org\n\n"
+                      "## Links\n\n- See [my site](https://ada.dev/?a=1&b=2).\n")
+    assert cli.main(["--home", str(tmp_path / "none"), "render", str(source),
+                     "--format", "docx"]) == 0
+    document = docx.Document(io.BytesIO((tmp_path / "cv.docx").read_bytes()))
+    links = [(link.text, link.url) for p in document.paragraphs for link in p.hyperlinks]
+    assert links == [("github.com/ada", "https://github.com/ada"),
+                     ("my site", "https://ada.dev/?a=1&b=2")]
+    targets = {rel.target_ref for rel in document.part.rels.values() if rel.is_external}
+    assert targets == {"https://github.com/ada", "https://ada.dev/?a=1&b=2"}
+    styles = [p.style.name for p in document.paragraphs]
+    assert styles[:2] == ["Title", "Normal"] and "Heading 1" in styles
+    assert "List Bullet" in styles
