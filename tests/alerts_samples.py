@@ -14,10 +14,10 @@ from __future__ import annotations
 import base64
 import zlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from email.message import EmailMessage
 from email.policy import SMTP
 from email.utils import format_datetime
-from datetime import UTC, datetime
 from urllib.parse import quote
 
 DATE = datetime(2026, 11, 30, 7, 30, tzinfo=UTC)
@@ -145,7 +145,8 @@ def linkedin_saved_search() -> Sample:
 <tr><td><h2 style="font-size:20px">Your job alert for <b>backend engineer</b> in Germany</h2>
 <p>3 new jobs match your preferences.</p></td></tr>
 {''.join(rows)}
-<tr><td><a href="https://www.linkedin.com/comm/jobs/search?keywords=backend&amp;geoId=1&amp;trk=eml-see_all">See all jobs</a></td></tr>
+<tr><td><a href="https://www.linkedin.com/comm/jobs/search?keywords=backend&amp;geoId=1&amp;trk=x"
+>See all jobs</a></td></tr>
 <tr><td style="font-size:12px;color:#666">
 <p>This email was intended for Ada Lovelace (Staff Engineer at a $250M+ fintech)</p>
 <p><a href="https://www.linkedin.com/help/linkedin/answer/4788">Learn why we included this.</a></p>
@@ -179,12 +180,15 @@ def linkedin_similar() -> Sample:
  alt="{company}" width="48" src="https://media.licdn.com/x.png"></a></td>
 <td><a href="{link(job_id, 'job_card-0-job_posting')}"><span>{title}</span></a>
 <p>{company} · {place}</p>
-<a href="{link(job_id, 'job_card-0-jobcard_body')}"><span style="color:#777">Fast growing</span></a></td></tr>"""
+<a href="{link(job_id, 'job_card-0-jobcard_body')}"><span style="color:#777">Fast growing</span>
+</a></td></tr>"""
                    for job_id, title, company, place in LI_SIMILAR)
     html = f"""<html><body><table>
-<tr><td colspan="2"><a href="https://www.linkedin.com/comm/jobs/view/4300000001/?refId=v&amp;trackingId=v2">Jobs similar to <b>Backend Engineer</b> at <b>Acme</b></a></td></tr>
+<tr><td colspan="2"><a href="https://www.linkedin.com/comm/jobs/view/4300000001/?refId=v&amp;t=2"
+>Jobs similar to <b>Backend Engineer</b> at <b>Acme</b></a></td></tr>
 {rows}
-<tr><td colspan="2"><a href="https://www.linkedin.com/comm/jobs/collections/similar-jobs?referenceJobId=4300000001&amp;trk=see_all">See all jobs</a></td></tr>
+<tr><td colspan="2"><a href="https://www.linkedin.com/comm/jobs/collections/similar-jobs?\
+referenceJobId=4300000001&amp;trk=see_all">See all jobs</a></td></tr>
 <tr><td colspan="2"><p>This email was intended for Ada Lovelace (Engineer)</p></td></tr>
 </table></body></html>"""
     text = ("Jobs similar to Backend Engineer at Acme\n\n"
@@ -202,7 +206,8 @@ def linkedin_similar() -> Sample:
 
 def linkedin_hiring() -> Sample:
     """"<Company> is hiring a <Title>": one company's recommendations, subject encoded."""
-    jobs = [("4322660055", "Engineering Manager — Data", "Zürcher Kantonalbank", "Zürich, Switzerland")]
+    jobs = [("4322660055", "Engineering Manager — Data", "Zürcher Kantonalbank",
+             "Zürich, Switzerland")]
     job_id, title, company, place = jobs[0]
     link = f"https://www.linkedin.com/comm/jobs/view/{job_id}/?trackingId=a&trk=hiring"
     html = (f"<html><body><h1>{company} is hiring a {title}</h1>"
@@ -220,7 +225,8 @@ def linkedin_hiring() -> Sample:
 
 def linkedin_french() -> Sample:
     """Localised chrome, "(Hybride)" / "(Sur site)", the text part in ISO-8859-1, base64."""
-    jobs = [("4323770066", "Développeur Python Senior", "Société Générale", "Paris, Île-de-France, France (Hybride)"),
+    jobs = [("4323770066", "Développeur Python Senior", "Société Générale",
+             "Paris, Île-de-France, France (Hybride)"),
             ("4324880077", "Ingénieur DevOps", "Crédit Agricole", "Lyon (Sur site)")]
     text = ("Offres d'emploi similaires à Développeur Python chez Acme\n\n"
             + "".join(f"{t}\n{c}\n{p}\nCandidature simplifiée\nVoir l'offre : "
@@ -277,7 +283,7 @@ IN_JOBS = [
 
 def indeed_digest() -> Sample:
     cards = []
-    for jk, title, company, rating, place, pay, snippet, age, link in IN_JOBS:
+    for _jk, title, company, rating, place, pay, snippet, age, link in IN_JOBS:
         rated = f"{company}  {rating}  {rating}/5 rating" if rating else company
         cards.append(f"""
 <tr><td style="padding:16px"><a href="{link}" style="text-decoration:none;color:#2d2d2d">
@@ -534,7 +540,8 @@ def google_alert(german: bool = False) -> Sample:
 def lookalike() -> bytes:
     """A real LinkedIn alert's body from a domain that only looks like LinkedIn's."""
     good = linkedin_saved_search().raw
-    return good.replace(b"jobalerts-noreply@linkedin.com", b"jobalerts-noreply@linkedin.com.example")
+    return good.replace(b"jobalerts-noreply@linkedin.com",
+                        b"jobalerts-noreply@linkedin.com.example")
 
 
 NOT_ALERTS = {
