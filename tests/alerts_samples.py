@@ -77,11 +77,10 @@ def flow(text: str, width: int = 40) -> str:
     out = []
     for line in text.split("\n"):
         while len(line) > width:
-            cut = line.rfind(" ", 0, width)
-            cut = cut if cut > 0 else width
+            cut = line.rfind(" ", 0, width) + 1 or width      # after a space of the text
             out.append(line[:cut] + " ")         # delsp=yes: this space is not the text's
             line = line[cut:]
-        out.append(line)
+        out.append(" " + line if line.startswith(" ") else line)   # space-stuffed
     return "\n".join(out)
 
 
