@@ -197,6 +197,7 @@ class Config:
     followup: Followup = field(default_factory=lambda: Followup())
     notify: NotifyConfig | None = None
     timezone: str | None = None      # the user's IANA zone (interviews, the digest's times)
+    alerts: AlertsConfig = field(default_factory=lambda: AlertsConfig())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -208,7 +209,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     sections = tuple(task.name for task in tasks if task.settings)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", *sections, "fetch",
                                              "model_check", "imap", "prepare", "followup",
-                                             "notify", "timezone"))
+                                             "notify", "timezone", "alerts"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -262,6 +263,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         followup=load_followup(doc, top.get("followup")),
         notify=_load_notify(doc, top.get("notify")),
         timezone=_load_timezone(doc, top.get("timezone")),
+        alerts=_load_alerts(doc, top.get("alerts")),
     )
 
 
@@ -456,6 +458,31 @@ def _load_prepare(doc: Document, value: Any) -> PrepareConfig:
                                   minimum=0))
 
 
+# --- config.yaml: alerts ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AlertsConfig:
+    """Job-alert mail read by `fetch` from `maildir` and `imap` (docs/alerts.md)."""
+
+    enabled: bool = True          # read alerts whenever a mailbox is configured
+    close_after_days: int = 14    # a card not seen in an alert for this long is closed
+    probe_companies: int = 5      # alert companies whose boards one fetch looks for (0: none)
+
+
+def _load_alerts(doc: Document, value: Any) -> AlertsConfig:
+    raw = _mapping(doc, value, "alerts", allowed=("enabled", "close_after_days",
+                                                  "probe_companies"))
+    enabled = raw.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise doc.error("must be true or false", "alerts", "enabled")
+    return AlertsConfig(
+        enabled=enabled,
+        close_after_days=_int(doc, raw.get("close_after_days", AlertsConfig.close_after_days),
+                              "alerts", "close_after_days", maximum=3650),
+        probe_companies=_int(doc, raw.get("probe_companies", AlertsConfig.probe_companies),
+                             "alerts", "probe_companies", minimum=0, maximum=100))
+
+
 # --- config.yaml: followup ----------------------------------------------------------
 
 FOLLOWUP_DEFAULTS = {"applied": 10, "screening": 7, "interviewing": 5}
@@ -641,7 +668,8 @@ def _load_timezone(doc: Document, value: Any) -> str | None:
 
 
 __all__ = [
-    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
+    "LEVELS", "STATUSES", "AlertsConfig", "Board", "Config", "ConfigError", "Feed", "Followup",
+    "ImapConfig",
     "LLMConfig", "PrepareConfig", "Profile", "Setting", "Sources", "TaskDeclaration",
     "expand_path", "load_config", "load_followup", "load_plugins", "load_profile",
     "load_sources", "normalize_llm_url",

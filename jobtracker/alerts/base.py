@@ -333,7 +333,8 @@ class Sender:
     defaults cut cards the usual way (HTML: a card starts at a link to a new job; text:
     a card ends at its job link), and `read` turns a card's lines into a posting."""
 
-    name: str = ""
+    name: str = ""                         # the token of its board: `alerts:<name>`
+    label: str = ""                        # its name for people
     domains: tuple[str, ...] = ()          # the sender's domains (dot-bounded)
     # Local parts that send alerts; empty: any address at the domains.
     locals: tuple[str, ...] = ()

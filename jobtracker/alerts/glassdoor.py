@@ -34,6 +34,7 @@ _RATING = re.compile(r"^\d(?:[.,]\d)?\s*★?$")
 
 class Glassdoor(Sender):
     name = "glassdoor"
+    label = "Glassdoor"
     domains = ("glassdoor.com",)
     subjects = pattern(r"\band \d+ more\b", r"^jobs for\b", r"\bnew\b.*\bjobs?\b",
                        r"\bjobs? for you\b", r"\boffres? d'emploi\b")

@@ -79,6 +79,7 @@ def _jobs_search(page: str) -> str:
 
 class Google(Sender):
     name = "google"
+    label = "Google"
     domains = ("google.com",)
     locals = ("notify-noreply", "jobs-noreply", "careers-noreply")
     subjects = pattern(r"\bnew jobs?\b", r"\bneue[rn]? jobs?\b", r"\bjobs? für\b", r"\bnear\b",

@@ -37,6 +37,7 @@ _COUNTRY = re.compile(r"^[a-z]{2}\.indeed\.com$")
 
 class Indeed(Sender):
     name = "indeed"
+    label = "Indeed"
     domains = ("jobalert.indeed.com", "match.indeed.com", "indeed.com")
     subjects = pattern(r"\band \d+ more\b", r"\bis hiring for\b", r"\bnew\b.*\bjobs?\b",
                        r"could be a match", r"\bjobs? (?:in|for you)\b", r"\bat\b.*\bjobs?\b")

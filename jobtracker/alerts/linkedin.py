@@ -38,6 +38,7 @@ _TEMPLATES = {
 
 class LinkedIn(Sender):
     name = "linkedin"
+    label = "LinkedIn"
     domains = ("linkedin.com",)
     locals = ("jobalerts-noreply", "jobs-noreply", "jobs-listings")
     subjects = pattern(

@@ -16,6 +16,7 @@ import hashlib
 from datetime import UTC
 from email.header import decode_header, make_header
 from email.message import Message
+from email.parser import BytesHeaderParser
 from email.utils import parseaddr, parsedate_to_datetime
 
 from jobtracker.alerts.base import Mail, tidy
@@ -26,6 +27,7 @@ from jobtracker.mail.policy import COMPAT32
 MAX_MAIL_BYTES = 1 << 20
 MAX_PART_CHARS = 1_000_000      # a text part longer than this is cut
 MAX_PARTS = 50                  # MIME parts looked at
+MAX_HEADER_BYTES = 64 * 1024    # where `sender_address` looks for the From header
 HEADERS = ("x-linkedin-template", "x-linkedin-class")
 
 
@@ -113,6 +115,20 @@ def _message_id(value: str) -> str:
     return text.strip("<>")[:500]
 
 
+def sender_address(raw: bytes) -> str:
+    """The From address of raw mail, read from its headers alone (cheap: a mailbox's
+    other mail is set aside without parsing its body). '' when there is none."""
+    end = raw.find(b"\n\n", 0, MAX_HEADER_BYTES)
+    if end < 0:
+        end = raw.find(b"\r\n\r\n", 0, MAX_HEADER_BYTES)
+    head = raw[:end if end >= 0 else MAX_HEADER_BYTES]
+    try:
+        msg = BytesHeaderParser(policy=COMPAT32).parsebytes(head)
+        return tidy(parseaddr(_decoded(msg.get("from")))[1], 200).lower()
+    except Exception:  # an odd header: no sender, so no alert
+        return ""
+
+
 def read_mail(raw: bytes) -> Mail:
     """The mail in `raw` (at most MAX_MAIL_BYTES of it read). Never raises."""
     head = raw if len(raw) <= MAX_MAIL_BYTES else raw[:raw.rfind(b"\n", 0, MAX_MAIL_BYTES) + 1]
@@ -139,4 +155,4 @@ def read_mail(raw: bytes) -> Mail:
                 html=html, text=text, headers=headers)
 
 
-__all__ = ["MAX_MAIL_BYTES", "read_mail", "unflow"]
+__all__ = ["MAX_MAIL_BYTES", "read_mail", "sender_address", "unflow"]

@@ -33,6 +33,7 @@ _FACET_NOISE = re.compile(r"years? of exp|full-time|part-time|contract|internshi
 
 class Wellfound(Sender):
     name = "wellfound"
+    label = "Wellfound"
     domains = ("wellfound.com",)
     subjects = pattern(r"^new jobs?:", r"\band \d+ more jobs?\b", r"\bjobs? for you\b")
     markers = ("learn more", "job_listing_slug", "our take", "employees")

@@ -57,6 +57,7 @@ def _decoded(token: str) -> str:
 
 class WelcomeToTheJungle(Sender):
     name = "wttj"
+    label = "Welcome to the Jungle"
     domains = ("welcometothejungle.com",)
     subjects = pattern(r"^new match\b", r"\bnouveau job\b", r"\bnouvelles? offres?\b",
                        r"\bnew jobs?\b", r"\bjobs? for you\b", r"\boffres? pour vous\b")

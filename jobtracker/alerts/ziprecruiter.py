@@ -30,6 +30,7 @@ _WHERE = ("remote", "on-site", "onsite", "hybrid", "in-person", "in person")
 
 class ZipRecruiter(Sender):
     name = "ziprecruiter"
+    label = "ZipRecruiter"
     domains = ("ziprecruiter.com",)
     locals = ("alerts", "noreply", "no-reply", "jobs", "jobalerts")
     subjects = pattern(r"\bjobs?\b.*\bfor you\b", r"\bnew\b.*\bjobs?\b", r"\bjob alert\b",

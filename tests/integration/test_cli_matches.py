@@ -81,13 +81,14 @@ def test_matches_json_lists_open_scored_matches_best_first(
 def test_matches_json_objects_keep_their_keys_in_order(
         seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     # The typed Match prints exactly the object the command always printed, with the
-    # group's keys (one posting per job) added at the end.
+    # group's keys (one posting per job) added at the end, then whether it is described
+    # (a job alert's card may be listed before it has a text: docs/alerts.md).
     assert cli.main(["--home", str(seeded.home), "matches", "--json", "--top", "1"]) == 0
     out = capsys.readouterr().out
     (first,) = json.loads(out)
     assert list(first) == ["id", "score", "verdict", "company", "title", "location", "url",
                            "status", "stale", "parts", "model", "prompt_version",
-                           "also_on", "reposted", "why", "dismissed"]
+                           "also_on", "reposted", "why", "dismissed", "described"]
     assert (first["also_on"], first["reposted"]) == ([], None)
     assert out == json.dumps([first], indent=2) + "\n"
     assert all(set(part) >= {"value", "weight", "points"} for part in first["parts"].values())
