@@ -48,7 +48,8 @@ class _Progress:
     def __call__(self, result: BoardResult) -> None:
         line = getattr(result, "line", None)
         if line is not None:          # an alert sender's: it is no board of sources.yaml
-            print(_ascii(line()), flush=True)
+            # Its parts are one-line text already; ASCII for a log under a timer.
+            print(line().encode("ascii", "replace").decode("ascii"), flush=True)
             return
         self.done += 1
         print(f"[{self.done:>{self.width}}/{self.total}] {_ascii(result.name)}  "
