@@ -106,10 +106,13 @@ LI_FOOTER_TEXT = (
     f"© 2026 LinkedIn Corporation, 1{ZWNJ}000 West Maude Avenue, Sunnyvale, CA 94085.\n")
 
 
-def linkedin_saved_search() -> Sample:
+def linkedin_saved_search(jobs: list[tuple[str, str, str, str]] | None = None,
+                          message_id: str = "<1739.saved@ses.linkedin.com>") -> Sample:
+    jobs = jobs or LI_JOBS
     badges = [["3 connections", "Easy Apply"], ["Actively recruiting"], ["1 company alum"]]
     cards = []
-    for (job_id, title, company, place), extra in zip(LI_JOBS, badges, strict=True):
+    for n, (job_id, title, company, place) in enumerate(jobs):
+        extra = badges[n % 3]
         cards.append("\n".join([title, company, place, *extra,
                                 f"View job: {li_link(job_id, 'jobcard_body_0')}"]))
     text = ("Your job alert for backend engineer in Germany\n"
@@ -119,7 +122,7 @@ def linkedin_saved_search() -> Sample:
             "See all jobs: https://www.linkedin.com/comm/jobs/search?keywords=backend&geoId=1\n\n"
             + LI_FOOTER_TEXT)
     rows = []
-    for job_id, title, company, place in LI_JOBS:
+    for job_id, title, company, place in jobs:
         # The "current" layout (dreamjob): title and "Employer · Place" both inside the
         # posting's link, as two paragraphs; a logo link before it.
         rows.append(f"""
@@ -154,12 +157,12 @@ def linkedin_saved_search() -> Sample:
 </td></tr></table></td></tr></table></body></html>"""
     raw = mail("LinkedIn Job Alerts <jobalerts-noreply@linkedin.com>",
                "Senior Backend Engineer at Acme", text, html,
-               message_id="<1739.saved@ses.linkedin.com>",
+               message_id=message_id,
                headers={"X-LinkedIn-Class": "SAVEDSEARCH",
                         "X-LinkedIn-Template": "email_job_alert_digest_01"})
     return Sample(raw, "linkedin", "saved search", [
         Expected(title, company, place, f"https://www.linkedin.com/jobs/view/{job_id}/",
-                 f"linkedin:{job_id}") for job_id, title, company, place in LI_JOBS])
+                 f"linkedin:{job_id}") for job_id, title, company, place in jobs])
 
 
 LI_SIMILAR = [
@@ -280,9 +283,10 @@ IN_JOBS = [
 ]
 
 
-def indeed_digest() -> Sample:
+def indeed_digest(jobs: list[tuple[str, ...]] | None = None, message_id: str = "") -> Sample:
+    jobs = jobs or IN_JOBS
     cards = []
-    for _jk, title, company, rating, place, pay, snippet, age, link in IN_JOBS:
+    for _jk, title, company, rating, place, pay, snippet, age, link in jobs:
         rated = f"{company}  {rating}  {rating}/5 rating" if rating else company
         cards.append(f"""
 <tr><td style="padding:16px"><a href="{link}" style="text-decoration:none;color:#2d2d2d">
@@ -302,11 +306,11 @@ def indeed_digest() -> Sample:
     text = "New jobs for python developer in Austin, TX\n\n" + "\n\n".join(
         f"{title.replace('Engineer', 'Engi' + chr(0x200b) + 'neer')}\n{company} - {place}\n"
         f"{pay}\n{age}\nhttps://www.indeed.com/rc/clk/dl?jk={jk}&from=ja&tk=zz"
-        for jk, title, company, _, place, pay, _, age, _ in IN_JOBS) + (
+        for jk, title, company, _, place, pay, _, age, _ in jobs) + (
         "\n\nUnsubscribe: https://www.indeed.com/unsubscribe?t=x\n")
     raw = mail("Indeed <donotreply@jobalert.indeed.com>",
                "python developer in Austin, TX: Backend Engineer at Initech and 2 more new jobs",
-               text, html)
+               text, html, message_id=message_id)
     return Sample(raw, "indeed", "digest", [
         Expected("Backend Engineer", "Initech", "Austin, TX",
                  "https://www.indeed.com/viewjob?jk=a1b2c3d4e5f60718", "indeed:a1b2c3d4e5f60718",

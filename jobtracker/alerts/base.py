@@ -19,7 +19,8 @@ import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
-from urllib.parse import parse_qs, quote_plus, urlsplit
+from functools import lru_cache
+from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
 
 from jobtracker.sources.base import NormalizedPosting
 from jobtracker.text import one_line
@@ -47,9 +48,12 @@ def tidy(text: str, limit: int = MAX_LINE_CHARS) -> str:
     whitespace collapsed, at most `limit` characters."""
     if not text:
         return ""
-    text = text.translate(_INVISIBLE)
-    if not text.isascii():
-        text = unicodedata.normalize("NFC", text)
+    if not text.isascii():      # every invisible mark is outside ASCII
+        text = unicodedata.normalize("NFC", text.translate(_INVISIBLE))
+    elif text.isprintable():    # the usual line: nothing to clean, only spaces to fold
+        flat = " ".join(text.split())
+        if len(flat) <= limit:
+            return flat
     return one_line(text, limit)
 
 
@@ -119,11 +123,32 @@ def domain_is(domain: str, *suffixes: str) -> bool:
     return any(domain == s or domain.endswith("." + s) for s in suffixes)
 
 
+_HOST = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,20}://(?:[^/?#@]{0,200}@)?([^/?#:@\\]{1,253})")
+
+
 def host_of(href: str) -> str:
-    try:
-        return (urlsplit(href).hostname or "").lower()
-    except ValueError:
+    """A link's host, lower case ('' when it has none): a search, not urlsplit, since
+    every link of a mail is asked."""
+    found = _HOST.match(href)
+    return found.group(1).lower().rstrip(".") if found else ""
+
+
+def param(href: str, *names: str) -> str:
+    """The first of `names` in a link's query, decoded ('' when absent)."""
+    query_at = href.find("?")
+    if query_at < 0:
         return ""
+    text = href[query_at + 1:].split("#", 1)[0]
+    for name in names:
+        found = _param_pattern(name).search(text)
+        if found:
+            return unquote_plus(found.group(1))
+    return ""
+
+
+@lru_cache(maxsize=64)
+def _param_pattern(name: str) -> re.Pattern[str]:
+    return re.compile(rf"(?:^|&){re.escape(name)}=([^&]*)")
 
 
 def query(href: str) -> dict[str, list[str]]:
@@ -379,11 +404,16 @@ class Sender:
         raise NotImplementedError
 
     # -- cutting ------------------------------------------------------------------------
+    def __init__(self) -> None:
+        # One search per line instead of one per pattern: every line of a mail is asked.
+        self._chrome = _joined(self.chrome)
+        self._badges = _joined(self.badges)
+
     def is_chrome(self, text: str) -> bool:
-        return any(p.search(text) for p in self.chrome)
+        return self._chrome(text)
 
     def is_badge(self, text: str) -> bool:
-        return any(p.search(text) for p in self.badges)
+        return self._badges(text)
 
     def is_rule(self, text: str) -> bool:
         return len(text) >= 10 and text.strip(self.rule + " ") == ""
@@ -503,7 +533,27 @@ def pattern(*texts: str) -> tuple[re.Pattern[str], ...]:
     return tuple(re.compile(text, re.I) for text in texts)
 
 
+class _Any:
+    """Whether any of the patterns is found in a text, in at most two searches: one
+    anchored at the start for the patterns that begin with `^` (most), one for the rest."""
+
+    def __init__(self, patterns: tuple[re.Pattern[str], ...]) -> None:
+        starts = [p.pattern[1:] for p in patterns if p.pattern.startswith("^")]
+        anywhere = [p.pattern for p in patterns if not p.pattern.startswith("^")]
+        self.start = re.compile("|".join(f"(?:{p})" for p in starts), re.I) if starts else None
+        self.anywhere = (re.compile("|".join(f"(?:{p})" for p in anywhere), re.I)
+                         if anywhere else None)
+
+    def __call__(self, text: str) -> bool:
+        return bool((self.start is not None and self.start.match(text))
+                    or (self.anywhere is not None and self.anywhere.search(text)))
+
+
+def _joined(patterns: tuple[re.Pattern[str], ...]) -> _Any:
+    return _Any(patterns)
+
+
 __all__ = ["ALERT_SOURCE", "CardText", "Counts", "JobLink", "Line", "Mail", "Sender",
            "age_days", "domain_is", "first", "hashed_id", "host_of", "looks_like_salary",
-           "pattern", "posted_at", "posting", "query", "remote_of", "salary", "search_url",
-           "tidy"]
+           "param", "pattern", "posted_at", "posting", "query", "remote_of", "salary",
+           "search_url", "tidy"]

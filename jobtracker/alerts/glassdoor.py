@@ -17,12 +17,11 @@ from jobtracker.alerts.base import (
     JobLink,
     Sender,
     age_days,
-    first,
     host_of,
     looks_like_salary,
+    param,
     pattern,
     posting,
-    query,
     search_url,
 )
 from jobtracker.sources.base import NormalizedPosting
@@ -52,7 +51,7 @@ class Glassdoor(Sender):
         host = host_of(href)
         if not _HOST.match(host):
             return None
-        listing = first(query(href), "jobListingId", "jl")
+        listing = param(href, "jobListingId", "jl")
         if not re.fullmatch(r"\d{4,20}", listing):
             return None
         site = host if host.startswith("www.") else "www." + host

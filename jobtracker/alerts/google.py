@@ -35,6 +35,7 @@ from jobtracker.alerts.base import (
     first,
     hashed_id,
     host_of,
+    param,
     pattern,
     posting,
     query,
@@ -102,7 +103,7 @@ class Google(Sender):
         host = host_of(href)
         if host != "notifications.googleapis.com":
             return None
-        r = first(query(href), "r")
+        r = param(href, "r")
         page = _jobs_search(destination(r)) if r else ""
         if not page:
             return None

@@ -20,12 +20,11 @@ from jobtracker.alerts.base import (
     Mail,
     Sender,
     age_days,
-    first,
     host_of,
     looks_like_salary,
+    param,
     pattern,
     posting,
-    query,
     search_url,
 )
 from jobtracker.sources.base import NormalizedPosting
@@ -67,8 +66,7 @@ class Indeed(Sender):
         host = host_of(href)
         if not (host == "indeed.com" or host.endswith(".indeed.com")):
             return None
-        values = query(href)
-        jk = first(values, "jk", "vjk")
+        jk = param(href, "jk", "vjk")
         if _JK.fullmatch(jk):
             jk = jk.lower()
             page_host = host if _COUNTRY.match(host) else "www.indeed.com"

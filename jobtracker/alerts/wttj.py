@@ -22,11 +22,10 @@ from jobtracker.alerts.base import (
     CardText,
     JobLink,
     Sender,
-    first,
     host_of,
+    param,
     pattern,
     posting,
-    query,
     search_url,
 )
 from jobtracker.sources.base import NormalizedPosting
@@ -74,7 +73,7 @@ class WelcomeToTheJungle(Sender):
             return None
         page = ""
         if "/ls/click" in href:
-            token = first(query(href), "upn")
+            token = param(href, "upn")
             page = _decoded(token) if token else ""
             if not page:
                 return JobLink(key=token[:64] or href.split("?", 1)[0])
