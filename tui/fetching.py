@@ -82,8 +82,9 @@ class Fetcher:
 
         def board_done(result: BoardResult) -> None:
             nonlocal done
-            if isinstance(result, AlertResult):      # a sender's line, after the boards
-                self.app.post_to_screens(FetchLine(f"fetch {result.line()}"))
+            said = getattr(result, "line", None)    # a sender's (or the board search's)
+            if said is not None:                     # line, after the boards
+                self.app.post_to_screens(FetchLine(f"fetch {said()}"))
                 return
             done += 1
             self.app.post_to_screens(FetchLine(board_line(result, done, total)))

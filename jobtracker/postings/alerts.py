@@ -57,6 +57,10 @@ class AlertSettings:
     maildir: Path | None = None
     imap: ImapConfig | None = None
     close_after_days: int = 14
+    # Alert companies whose boards a fetch looks for (jobtracker/postings/probe.py), and
+    # where it asks: (ats, token) -> address; None: each source's public one.
+    probe_companies: int = 0
+    probe_address: Callable[[str, str], str] | None = None
 
     @property
     def configured(self) -> bool:
@@ -65,7 +69,8 @@ class AlertSettings:
     @classmethod
     def of(cls, config: Config) -> AlertSettings | None:
         """What config.yaml says: None when alerts are switched off or no mailbox is set."""
-        settings = cls(config.maildir, config.imap, config.alerts.close_after_days)
+        settings = cls(config.maildir, config.imap, config.alerts.close_after_days,
+                       config.alerts.probe_companies)
         return settings if config.alerts.enabled and settings.configured else None
 
 

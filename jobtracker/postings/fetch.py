@@ -26,7 +26,7 @@ import httpx
 from jobtracker import secrets, store
 from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
-from jobtracker.postings import alerts, groups
+from jobtracker.postings import alerts, groups, probe
 from jobtracker.postings.alerts import AlertSettings
 from jobtracker.postings.download import (
     DEADLINE,
@@ -286,6 +286,13 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
     if reading:
         results += await alerts.read_alerts(conn, alert_mail, clock(), on_done=on_board_done,
                                             grouping=grouping)
+        if alert_mail.probe_companies:
+            # Its line is said, not listed with the boards: it stores no posting.
+            found = await probe.find_boards(
+                conn, client, sources, clock(), limit=alert_mail.probe_companies,
+                address=alert_mail.probe_address or probe.default_address)
+            if found is not None and on_board_done is not None:
+                on_board_done(found)
     return results
 
 

@@ -61,7 +61,7 @@ def test_fetch_on_the_imap_server_prints_its_senders(
     ws = Workspace(tmp_path / "home")
     ws.init()
     (ws.home / "config.yaml").write_text(
-        "llm: {url: null}\n"
+        "llm: {url: null}\nalerts: {probe_companies: 0}\n"
         f"imap: {{host: 127.0.0.1, port: {dovecot.plain_port}, user: {user}, "
         "password_env: JT_IMAP_PW, tls: false}\n")
     assert cli.main(["--home", str(ws.home), "fetch", "--source", "alerts"]) == 0

@@ -220,7 +220,8 @@ def test_fetch_prints_a_line_per_sender_and_takes_source_alerts(
     ws.init()
     box = build_maildir(tmp_path / "Mail", [SAMPLES["indeed digest"].raw,
                                             SAMPLES["wellfound"].raw])
-    (ws.home / "config.yaml").write_text(f"maildir: {box}\nllm: {{url: null}}\n")
+    (ws.home / "config.yaml").write_text(
+        f"maildir: {box}\nllm: {{url: null}}\nalerts: {{probe_companies: 0}}\n")
     (ws.home / "sources.yaml").write_text("boards: []\n")
     assert cli.main(["--home", str(ws.home), "fetch", "--source", "alerts"]) == 0
     out = capsys.readouterr().out

@@ -154,7 +154,7 @@ async def test_F_shows_a_line_per_job_alert_sender_after_the_boards(
     with_sources(ws, boards)
     box = build_maildir(tmp_path / "Mail", [SAMPLES["linkedin saved search"].raw])
     with open(ws.home / "config.yaml", "a") as config:
-        config.write(f"maildir: {box}\n")
+        config.write(f"maildir: {box}\nalerts: {{probe_companies: 0}}\n")   # no internet
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("F")

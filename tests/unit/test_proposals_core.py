@@ -254,7 +254,7 @@ async def test_a_new_kind_is_one_module_and_one_registry_entry(
     KINDS with no other edit; its accept says what the kind says."""
     with toy_kind(tmp_path, monkeypatch) as toy_note_kind:
         assert proposals.KINDS == ("status", "resume_edit", "letter", "profile", "interview",
-                                   "note")
+                                   "source", "note")
         async with store.write(conn):
             pid = await proposals.create(conn, kind="note", task="toy", unit_key="u", now=NOW,
                                          summary="a note",
