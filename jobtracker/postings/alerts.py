@@ -109,6 +109,8 @@ def _read_one(raw: bytes, fallback: str, scan: _Scan) -> None:
         log.exception("an alert reader failed")
         return
     if reading is not None:
+        # Its cards are read: a backlog of thousands of mails holds no parts in memory.
+        reading.mail.html = reading.mail.text = None
         scan.mails.append(_Read(reading, fallback))
 
 
