@@ -11,7 +11,7 @@ from jobtracker import cli
 from jobtracker.postings.alerts import AlertSettings, read_alerts
 from jobtracker.workspace import Workspace
 from tests.imap.conftest import NOW, Wire, account
-from tests.imap.test_imap_dovecot import assert_read_only, server_flags
+from tests.imap.test_mail_imap_dovecot import assert_read_only, server_flags
 from tests.servers.dovecot import Dovecot
 
 
