@@ -165,8 +165,15 @@ def first(values: dict[str, list[str]], *names: str) -> str:
     return ""
 
 
+_WORDS = re.compile(r"\w+")
+_REMOTE = re.compile(r"\bremote\b|télétravail|remoto|home ?office")
+_ONSITE = re.compile(r"\bon-?site\b|sur site|\bhybrid|hybride|in office|présentiel")
+_PAY = re.compile(r"[$€£]\s?\d|\d\s?[kK]?\s?(?:€|EUR|CHF)|\bpay\b")
+_DIGIT = re.compile(r"\d")
+
+
 def _norm(text: str) -> str:
-    return " ".join(re.findall(r"\w+", unicodedata.normalize("NFKC", text).casefold()))
+    return " ".join(_WORDS.findall(unicodedata.normalize("NFKC", text).casefold()))
 
 
 # Work-place notes a location carries in one sender and not another.
@@ -192,9 +199,9 @@ def search_url(base: str, **params: str) -> str:
 
 def remote_of(location: str) -> bool | None:
     low = location.lower()
-    if re.search(r"\bremote\b|télétravail|remoto|home ?office", low):
+    if _REMOTE.search(low):
         return True
-    if re.search(r"\bon-?site\b|sur site|\bhybrid|hybride|in office|présentiel", low):
+    if _ONSITE.search(low):
         return False
     return None
 
@@ -267,8 +274,7 @@ def salary(text: str) -> tuple[float, float | None, str] | None:
 
 
 def looks_like_salary(text: str) -> bool:
-    return bool(re.search(r"[$€£]\s?\d|\d\s?[kK]?\s?(?:€|EUR|CHF)|\bpay\b", text)) and bool(
-        re.search(r"\d", text))
+    return _PAY.search(text) is not None and _DIGIT.search(text) is not None
 
 
 # --- age ------------------------------------------------------------------------------

@@ -151,7 +151,10 @@ class _Unreadable(Exception):
 
 def _split(data: bytes) -> tuple[bytes, bytes]:
     """(headers, body) of a message or part."""
-    crlf, lf = data.find(b"\r\n\r\n"), data.find(b"\n\n")
+    crlf = data.find(b"\r\n\r\n")
+    # A bare blank line before it (mixed line ends) ends the headers first; looked for
+    # only up to it, not through a whole CRLF message.
+    lf = data.find(b"\n\n", 0, crlf + 2 if crlf >= 0 else len(data))
     if crlf >= 0 and (lf < 0 or crlf < lf):
         return data[:crlf], data[crlf + 4:]
     if lf >= 0:

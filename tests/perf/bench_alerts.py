@@ -14,11 +14,11 @@ Run from the repository root:
 2. Grouping (target: < 1 s per 10,000 cards). A database holds 20,000 board postings
    (200 companies' Greenhouse boards, stored as a fetch stores them); `--cards` alert
    cards (a third of them the same company and title as a board posting) are stored
-   the way fetch stores them (`upsert.apply_alerts`, one transaction per sender, then
-   the grouping pass and `groups.inherit_texts`), once as shipped and once with the
-   cards placed alone and no texts inherited. The two alternate `--rounds` times, each
-   into a copy of the same database; prints the best of each (wall and CPU) and what
-   grouping adds per 10,000 cards.
+   the way fetch stores them (`upsert.apply_alerts` inside `Grouping.board`, one
+   transaction per sender, the grouping pass and `groups.inherit_texts` after it), once
+   as shipped and once with the cards placed alone and no texts inherited. The two
+   alternate `--rounds` times, each into a copy of the same database; prints the best
+   of each (wall and CPU) and what grouping adds per 10,000 cards.
 """
 
 from __future__ import annotations
@@ -39,7 +39,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from alerts_samples import indeed_digest, linkedin_saved_search  # noqa: E402
 
 from jobtracker import alerts, store  # noqa: E402
-from jobtracker.postings import groups, upsert  # noqa: E402
+from jobtracker.postings import groups  # noqa: E402
 from jobtracker.postings.upsert import apply_alerts, apply_board, ensure_board  # noqa: E402
 from jobtracker.sources import NormalizedPosting  # noqa: E402
 
@@ -136,24 +136,25 @@ def cards(total: int) -> dict[str, list[tuple[NormalizedPosting, str]]]:
 
 async def seed(db: Path) -> None:
     async with store.connect(db) as conn:
+        grouping = groups.Grouping(conn)
         for company, postings in board_postings().items():
             async with store.write(conn):
-                board = await ensure_board(conn, "greenhouse", company.replace(" ", ""),
-                                           company, configured=True)
-                await apply_board(conn, board, company, postings, NOW, Counts())
+                board_id = await ensure_board(conn, "greenhouse", company.replace(" ", ""),
+                                              company, configured=True)
+                async with grouping.board(board_id) as board:
+                    await apply_board(conn, board, company, postings, NOW, Counts())
 
 
 async def store_cards(db: Path, batches: dict[str, list[tuple[NormalizedPosting, str]]]
                       ) -> tuple[float, float]:
     async with store.connect(db) as conn:
         wall, cpu = time.perf_counter(), time.process_time()
+        grouping = groups.Grouping(conn)
         for sender, batch in batches.items():
             async with store.write(conn):
-                board = await ensure_board(conn, "alert", sender, sender, configured=True)
-                grouping, _ = await apply_alerts(conn, board, batch, NOW, Counts())
-                if grouping:
-                    await groups.assign(conn)
-                await groups.inherit_texts(conn)
+                board_id = await ensure_board(conn, "alert", sender, sender, configured=True)
+                async with grouping.board(board_id, cards=True) as board:
+                    await apply_alerts(conn, board, batch, NOW, Counts())
         return time.perf_counter() - wall, time.process_time() - cpu
 
 
@@ -183,7 +184,6 @@ def bench_grouping(total: int, rounds: int) -> None:
                     groups.place_alerts, groups.inherit_texts = alone, nothing
                 else:
                     groups.place_alerts, groups.inherit_texts = shipped
-                upsert.groups = groups
                 took = asyncio.run(store_cards(db, batches))
                 best[variant] = (min(best[variant][0], took[0]), min(best[variant][1], took[1]))
                 if variant == "with":
