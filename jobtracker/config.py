@@ -199,6 +199,7 @@ class Config:
     notify: NotifyConfig | None = None
     timezone: str | None = None      # the user's IANA zone (interviews, the digest's times)
     render: RenderConfig = field(default_factory=lambda: RenderConfig())
+    alerts: AlertsConfig = field(default_factory=lambda: AlertsConfig())
 
 
 def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
@@ -210,7 +211,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
     sections = tuple(task.name for task in tasks if task.settings)
     top = _mapping(doc, doc.data, allowed=("llm", "concurrency", "maildir", *sections, "fetch",
                                              "model_check", "imap", "prepare", "followup",
-                                             "notify", "timezone", "render"))
+                                             "notify", "timezone", "render", "alerts"))
     llm_raw = _mapping(doc, top.get("llm"), "llm", allowed=(
         "url", "model", "models", "api_key_env", "timeout", "retries", "max_tokens", "gguf"))
     defaults = LLMConfig()
@@ -265,6 +266,7 @@ def load_config(path: Path, tasks: Iterable[TaskDeclaration]) -> Config:
         notify=_load_notify(doc, top.get("notify")),
         timezone=_load_timezone(doc, top.get("timezone")),
         render=_load_render(doc, top.get("render")),
+        alerts=_load_alerts(doc, top.get("alerts")),
     )
 
 
@@ -496,6 +498,31 @@ def _load_render(doc: Document, value: Any) -> RenderConfig:
     return RenderConfig(theme, paper, tuple(dict.fromkeys(formats)), home)
 
 
+# --- config.yaml: alerts ------------------------------------------------------------
+
+@dataclass(frozen=True)
+class AlertsConfig:
+    """Job-alert mail read by `fetch` from `maildir` and `imap` (docs/alerts.md)."""
+
+    enabled: bool = True          # read alerts whenever a mailbox is configured
+    close_after_days: int = 14    # a card not seen in an alert for this long is closed
+    probe_companies: int = 5      # alert companies whose boards one fetch looks for (0: none)
+
+
+def _load_alerts(doc: Document, value: Any) -> AlertsConfig:
+    raw = _mapping(doc, value, "alerts", allowed=("enabled", "close_after_days",
+                                                  "probe_companies"))
+    enabled = raw.get("enabled", True)
+    if not isinstance(enabled, bool):
+        raise doc.error("must be true or false", "alerts", "enabled")
+    return AlertsConfig(
+        enabled=enabled,
+        close_after_days=_int(doc, raw.get("close_after_days", AlertsConfig.close_after_days),
+                              "alerts", "close_after_days", maximum=3650),
+        probe_companies=_int(doc, raw.get("probe_companies", AlertsConfig.probe_companies),
+                             "alerts", "probe_companies", minimum=0, maximum=100))
+
+
 # --- config.yaml: followup ----------------------------------------------------------
 
 FOLLOWUP_DEFAULTS = {"applied": 10, "screening": 7, "interviewing": 5}
@@ -681,10 +708,11 @@ def _load_timezone(doc: Document, value: Any) -> str | None:
 
 
 __all__ = [
-    "LEVELS", "STATUSES", "Board", "Config", "ConfigError", "Feed", "Followup", "ImapConfig",
-    "LLMConfig", "PrepareConfig", "Profile", "RenderConfig", "Setting", "Sources",
-    "TaskDeclaration", "expand_path", "load_config", "load_followup", "load_plugins",
-    "load_profile", "load_sources", "normalize_llm_url",
+    "LEVELS", "STATUSES", "AlertsConfig", "Board", "Config", "ConfigError", "Feed", "Followup",
+    "ImapConfig", "LLMConfig", "PrepareConfig", "Profile", "RenderConfig", "Setting", "Sources",
+    "TaskDeclaration",
+    "expand_path", "load_config", "load_followup", "load_plugins", "load_profile",
+    "load_sources", "normalize_llm_url",
 ]
 # notify and timezone (docs/notify.md)
 __all__ += ["CHANNELS", "VERDICTS", "EmailChannel", "HttpChannel", "NotifyConfig",

@@ -1,4 +1,5 @@
-"""`F` on the dashboard: fetch the boards now, one line of progress per board.
+"""`F` on the dashboard: fetch the boards now, one line of progress per board (and one
+per job-alert sender when a mailbox is configured: docs/alerts.md).
 
 The fetch is jobtracker/postings/fetch.py's `fetch_workspace` — the same as `jobtracker
 fetch` — run in an app worker under the workspace's lease, so a run (here or
@@ -21,6 +22,7 @@ from jobtracker import store
 from jobtracker.clock import now
 from jobtracker.config import Sources
 from jobtracker.lease import Lease, LeaseHeld
+from jobtracker.postings.alerts import AlertResult, AlertSettings
 from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
@@ -69,7 +71,7 @@ class Fetcher:
         except ConfigError as exc:
             return f"not fetched: {one_line(str(exc))}"
         total = len(all_targets(sources))
-        if not total:
+        if not total and AlertSettings.of(app.setup.config) is None:
             return f"nothing to fetch: {path} names no board or feed yet; add some there"
         self.worker = app.run_worker(self._fetch(sources, total), group="fetch",
                                      exit_on_error=False, description="the fetch")
@@ -80,6 +82,10 @@ class Fetcher:
 
         def board_done(result: BoardResult) -> None:
             nonlocal done
+            said = getattr(result, "line", None)    # a sender's (or the board search's)
+            if said is not None:                     # line, after the boards
+                self.app.post_to_screens(FetchLine(f"fetch {said()}"))
+                return
             done += 1
             self.app.post_to_screens(FetchLine(board_line(result, done, total)))
 
@@ -88,7 +94,8 @@ class Fetcher:
         # this fetch is refused while one holds the workspace.
         with Lease(setup.ws.lock):
             return await fetch_workspace(setup.ws.db, sources, on_board_done=board_done,
-                                         deadline=setup.config.fetch_deadline)
+                                         deadline=setup.config.fetch_deadline,
+                                         alert_mail=AlertSettings.of(setup.config))
 
     def worker_changed(self, event: Worker.StateChanged) -> None:
         """Handled by the app, where the worker was started: the end in one line."""
@@ -124,9 +131,11 @@ def board_line(result: BoardResult, done: int, total: int) -> str:
 
 
 def summary_line(results: list[BoardResult]) -> str:
-    """The closing line: totals, and how many boards failed."""
+    """The closing line: totals, and how many boards failed (alert senders' postings
+    counted in the totals, their lines above)."""
     failed = sum(not r.ok for r in results)
-    line = (f"fetched {len(results)} board(s): {sum(r.new for r in results)} new, "
+    boards = sum(not isinstance(r, AlertResult) for r in results)
+    line = (f"fetched {boards} board(s): {sum(r.new for r in results)} new, "
             f"{sum(r.closed for r in results)} closed")
     return line + (f"; {failed} failed (their reasons are above)" if failed else "")
 

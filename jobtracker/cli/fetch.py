@@ -46,6 +46,11 @@ class _Progress:
         self.width = len(str(total))
 
     def __call__(self, result: BoardResult) -> None:
+        line = getattr(result, "line", None)
+        if line is not None:          # an alert sender's: it is no board of sources.yaml
+            # Its parts are one-line text already; ASCII for a log under a timer.
+            print(line().encode("ascii", "replace").decode("ascii"), flush=True)
+            return
         self.done += 1
         print(f"[{self.done:>{self.width}}/{self.total}] {_ascii(result.name)}  "
               f"{_outcome(result)}  ({result.seconds:.1f}s)", flush=True)
@@ -67,14 +72,28 @@ def summary_table(results: list[BoardResult]) -> str:
     return "\n".join(lines)
 
 
-@command("fetch", "fetch boards and feeds, upsert postings, mark vanished ones closed",
-         _configure)
+@command("fetch", "fetch boards and feeds (and job alerts from the mail), upsert postings, "
+         "mark vanished ones closed", _configure)
 def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
-    from jobtracker.postings.fetch import UnknownSource, fetch_workspace, select_targets
+    from jobtracker.postings.fetch import (
+        ALERTS,
+        AlertSettings,
+        UnknownSource,
+        fetch_workspace,
+        select_targets,
+    )
 
-    sources = ws.sources()
     path = ws / "sources.yaml"
-    if not sources.boards and not sources.feeds:
+    sources = ws.sources()
+    config = ws.config()
+    alert_mail = AlertSettings.of(config)
+    only_alerts = (args.source or "").strip().lower() == ALERTS
+    if only_alerts and alert_mail is None:
+        print(f"jobtracker: {config.path or ws / 'config.yaml'}: no maildir or imap to read "
+              "job alerts from (or alerts.enabled is false); see docs/alerts.md",
+              file=sys.stderr)
+        return EXIT_USAGE
+    if not sources.boards and not sources.feeds and alert_mail is None:
         print(f"jobtracker: {path}: no boards or feeds to fetch", file=sys.stderr)
         return EXIT_USAGE
     try:
@@ -82,10 +101,10 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
     except UnknownSource as exc:
         print(f"jobtracker: {path}: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    deadline = ws.config().fetch_deadline
     results = asyncio.run(fetch_workspace(ws.db, sources, only=args.source,
                                           on_board_done=_Progress(len(targets)),
-                                          deadline=deadline))
+                                          deadline=config.fetch_deadline,
+                                          alert_mail=alert_mail))
     print()
     print(summary_table(results))
     return EXIT_OK if any(r.ok for r in results) else EXIT_ALL_FAILED

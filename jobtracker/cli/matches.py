@@ -60,13 +60,17 @@ def format_table(matches: list[Match]) -> str:
     lines = [f"{'score':>6}  {'verdict':<8} " + "  ".join(
         f"{header[k]:<{widths[k]}}" for k in WIDTHS) + f"  {'status':<12}  url"]
     for match, row in zip(matches, rows[1:], strict=True):
-        verdict = match.verdict + ("*" if match.stale else "")
-        lines.append(f"{match.score:>6.2f}  {verdict:<8} " + "  ".join(
+        verdict = (match.verdict or "-") + ("*" if match.stale else "")
+        score = f"{match.score:>6.2f}" if match.score is not None else f"{'-':>6}"
+        lines.append(f"{score}  {verdict:<8} " + "  ".join(
             f"{row[k]:<{widths[k]}}" for k in WIDTHS)
             + f"  {_cell(match.status or '-'):<12}  {_cell(match.url)}")
     if any(m.stale for m in matches):
         lines.append("* judged against older profile prose or an older description; "
                      "`jobtracker rank` asks again")
+    if any(not m.described for m in matches):
+        lines.append("- not judged: a job alert's card with no description yet (it takes "
+                     "one from the company's board; docs/alerts.md)")
     return "\n".join(lines)
 
 
@@ -74,7 +78,8 @@ def format_table(matches: list[Match]) -> str:
 def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     if args.action in ("dismiss", "undismiss"):
         return asyncio.run(_decide(args, ws))
-    found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed))
+    found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed,
+                                     undescribed=not args.dismissed))
     if args.json:
         print(json.dumps([m.to_json() for m in found], indent=2))
     elif found:

@@ -158,7 +158,8 @@ class Linker:
         applications were added since they were linked; returns how many changed."""
         rows = await conn.execute_fetchall(
             "SELECT key, sender, sender_domain, subject, body, company FROM messages "
-            "WHERE state IS NULL AND posting_id IS NULL AND link_basis != ?", (self.basis,))
+            "WHERE state IS NULL AND alert IS NULL AND posting_id IS NULL AND link_basis != ?",
+            (self.basis,))
         changed = 0
         for key, sender, domain, subject, body, company in rows:
             link = await self.link(conn, sender, domain, subject, body)

@@ -17,6 +17,7 @@ import email
 import email.errors
 import hashlib
 import os
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from email.header import decode_header, make_header
@@ -27,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from jobtracker import store
-from jobtracker.mail.link import Linker
+from jobtracker.mail.link import Link, Linker
 from jobtracker.mail.policy import COMPAT32, DEFAULT
 from jobtracker.mail.policy import MAX_HEADER_CHARS as MAX_HEADER_CHARS  # named here as before
 from jobtracker.text import clean_text, html_to_text, one_line
@@ -322,23 +323,33 @@ async def _key_for(conn: aiosqlite.Connection, parsed: ParsedMessage) -> tuple[s
     return parsed.variant_key, False
 
 
+# Says which job-alert sender a message is from (None: it is no alert). The caller
+# hands it in (the inbox task gives jobtracker.alerts.recognise): mail knows no sender.
+AlertOf = Callable[[ParsedMessage], "str | None"]
+ALERT_LINK = Link(None, None, "job alert")
+
+
 async def store_message(conn: aiosqlite.Connection, linker: Linker, message: ParsedMessage,
-                        fallback_date: str, now: str) -> tuple[str, bool]:
+                        fallback_date: str, now: str,
+                        alert_of: AlertOf | None = None) -> tuple[str, bool]:
     """Store one message, linked, unless it is stored already (under the caller's
     transaction): its key, and whether it is new. Every mail source stores through it,
-    so the same message from the Maildir and from IMAP is one row."""
+    so the same message from the Maildir and from IMAP is one row. A job alert
+    (`alert_of` names its sender) is stored marked and linked to nothing: it is no
+    employer's reply, and the inbox task never reads it."""
     key, exists = await _key_for(conn, message)
     if not exists:
-        link = await linker.link(conn, message.sender, message.sender_domain,
-                                 message.subject, message.body)
+        alert = alert_of(message) if alert_of is not None else None
+        link = ALERT_LINK if alert else await linker.link(
+            conn, message.sender, message.sender_domain, message.subject, message.body)
         await conn.execute(
             "INSERT INTO messages (key, message_id, content_hash, sender, sender_domain, "
             "subject, sent_at, body, company, posting_id, link_reason, link_basis, first_seen,"
-            " partial) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            " partial, alert) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key, message.message_id, message.content_hash, message.sender,
              message.sender_domain, message.subject, message.date or fallback_date,
              message.body, link.company, link.posting_id, link.reason, linker.basis, now,
-             int(message.partial)))
+             int(message.partial), alert))
     return key, not exists
 
 
@@ -350,11 +361,13 @@ async def unsynced_count(conn: aiosqlite.Connection, maildir: Path) -> int:
     return sum(recorded.get(f.name) != (f.size, f.mtime_ns) for f in list_maildir(maildir))
 
 
-async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> SyncReport:
+async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str,
+                       alert_of: AlertOf | None = None) -> SyncReport:
     """Read new and changed message files into `messages`, in one transaction.
 
     Idempotent: a file whose (unique name, size, mtime) is recorded is not opened
-    again. The Maildir is only listed and read, never written.
+    again. The Maildir is only listed and read, never written. `alert_of` marks job
+    alerts (`store_message`).
     """
     skipped: list[str] = []
     files = list_maildir(maildir, skipped)
@@ -376,7 +389,8 @@ async def sync_maildir(conn: aiosqlite.Connection, maildir: Path, now: str) -> S
         # linked may name it now; unchanged since, it is not linked again.
         relinked = await linker.relink_unread(conn)
         for item, message in parsed:
-            key, new = await store_message(conn, linker, message, _mtime_iso(item.mtime_ns), now)
+            key, new = await store_message(conn, linker, message, _mtime_iso(item.mtime_ns), now,
+                                           alert_of)
             added += new
             await store.upsert(conn, "maildir_files", {
                 "name": item.name, "size": item.size, "mtime_ns": item.mtime_ns,

@@ -26,7 +26,8 @@ import httpx
 from jobtracker import secrets, store
 from jobtracker.clock import now_iso
 from jobtracker.config import Board, Feed, Sources
-from jobtracker.postings import groups
+from jobtracker.postings import alerts, groups, probe
+from jobtracker.postings.alerts import AlertSettings
 from jobtracker.postings.download import (
     DEADLINE,
     TIMEOUT,
@@ -35,6 +36,7 @@ from jobtracker.postings.download import (
     download,
     make_client,
 )
+from jobtracker.postings.results import BoardResult
 from jobtracker.postings.upsert import apply_board, apply_feed, ensure_board
 from jobtracker.sources import REGISTRY, NormalizedPosting, parse_feed
 from jobtracker.sources.base import Known, Plan, single_get
@@ -44,6 +46,7 @@ log = logging.getLogger(__name__)
 
 CONCURRENCY = 4
 FEED_SOURCE = "feed"
+ALERTS = alerts.NAME      # `--source alerts`: the job alerts in the mail alone
 
 
 # --- what to fetch ------------------------------------------------------------------
@@ -90,36 +93,17 @@ def select_targets(sources: Sources, only: str | None = None) -> list[Target]:
     if only is None:
         return targets
     wanted = only.strip().lower()
+    if wanted == ALERTS:
+        return []                 # the job alerts in the mail, no board (postings/alerts.py)
     chosen = [t for t in targets
               if wanted in (t.name.lower(), t.token.lower(), t.company.lower())]
     if not chosen:
-        known = ", ".join(t.name for t in targets) or "none"
+        known = ", ".join([*(t.name for t in targets), ALERTS])
         raise UnknownSource(f"no board or feed named {only!r} in sources.yaml (known: {known})")
     return chosen
 
 
 # --- results ------------------------------------------------------------------------
-
-@dataclass
-class BoardResult:
-    """What one board's fetch did. `error` is set when it failed (nothing was closed)."""
-
-    name: str
-    url: str
-    new: int = 0
-    updated: int = 0
-    reopened: int = 0        # also counted in `updated`
-    closed: int = 0
-    unchanged: int = 0
-    skipped: int = 0         # items in the response that could not be read
-    error: str | None = None
-    not_modified: bool = False
-    seconds: float = 0.0
-
-    @property
-    def ok(self) -> bool:
-        return self.error is None
-
 
 @dataclass
 class _Download:
@@ -264,13 +248,16 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
                     on_board_done: Callable[[BoardResult], None] | None = None,
                     concurrency: int = CONCURRENCY,
                     clock: Callable[[], str] = now_iso,
-                    deadline: float = DEADLINE) -> list[BoardResult]:
-    """Fetch every board and feed (or those `only` names) and store what they list.
+                    deadline: float = DEADLINE,
+                    alert_mail: AlertSettings | None = None) -> list[BoardResult]:
+    """Fetch every board and feed (or those `only` names) and store what they list;
+    then, with `alert_mail` (and `only` None or "alerts"), the job alerts in the mail.
 
     Downloads run concurrently (at most `concurrency` boards at once), each within
     `deadline` seconds; results are written in sources.yaml order, one transaction
     per board, and `on_board_done` is called with each result as soon as it is
-    written. Raises UnknownSource for a bad `only`.
+    written (alert senders' results after the boards'). Raises UnknownSource for a
+    bad `only`.
     """
     targets = select_targets(sources, only)
     configured = {(board.ats, board.token.lower()): board for board in sources.boards}
@@ -294,19 +281,33 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
         for task in downloads:
             task.cancel()
         await asyncio.gather(*downloads, return_exceptions=True)
+    reading = alert_mail is not None and alert_mail.configured and (
+        only is None or only.strip().lower() == ALERTS)
+    if reading:
+        results += await alerts.read_alerts(conn, alert_mail, clock(), on_done=on_board_done,
+                                            grouping=grouping)
+        if alert_mail.probe_companies:
+            # Its line is said, not listed with the boards: it stores no posting.
+            found = await probe.find_boards(
+                conn, client, sources, clock(), limit=alert_mail.probe_companies,
+                address=alert_mail.probe_address or probe.default_address)
+            if found is not None and on_board_done is not None:
+                on_board_done(found)
     return results
 
 
 async def fetch_workspace(db: Path, sources: Sources, *, only: str | None = None,
                           on_board_done: Callable[[BoardResult], None] | None = None,
-                          deadline: float = DEADLINE) -> list[BoardResult]:
+                          deadline: float = DEADLINE,
+                          alert_mail: AlertSettings | None = None) -> list[BoardResult]:
     """`fetch_all` with its own connection to `db` and its own HTTP client."""
     select_targets(sources, only)     # a bad name fails before anything is opened
     async with store.connect(db) as conn, make_client() as client:
         return await fetch_all(conn, sources, client, only=only, on_board_done=on_board_done,
-                               deadline=deadline)
+                               deadline=deadline, alert_mail=alert_mail)
 
 
-__all__ = ["CONCURRENCY", "DEADLINE", "TIMEOUT", "USER_AGENT", "BoardResult", "Target",
+__all__ = ["ALERTS", "CONCURRENCY", "DEADLINE", "TIMEOUT", "USER_AGENT", "AlertSettings",
+           "BoardResult", "Target",
            "UnknownSource", "all_targets", "fetch_all", "fetch_workspace", "make_client",
            "select_targets"]

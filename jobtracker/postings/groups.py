@@ -41,6 +41,9 @@ from jobtracker.postings import samejob
 # At most this many postings under one key are compared with a new one, newest first:
 # a company that lists the same title a hundred times costs a bounded pass.
 MAX_CANDIDATES = 50
+# The board source of job alerts' cards (jobtracker/postings/alerts.py): a card has no
+# text to compare, so its company and title alone place it (`place_alerts`).
+ALERT_SOURCE = "alert"
 _CHUNK = 500
 
 
@@ -61,13 +64,16 @@ async def _read_texts(conn: aiosqlite.Connection, ids: set[int]) -> dict[int, sa
 
 async def _under_keys(conn: aiosqlite.Connection, keys: Iterable[str]
                       ) -> dict[str, list[aiosqlite.Row]]:
-    """The stored postings under each key, oldest first (through the job_key index)."""
+    """The stored postings under each key, oldest first (through the job_key index),
+    each saying whether it is a job alert's card (its board's source is 'alert')."""
     found: dict[str, list[aiosqlite.Row]] = {}
     for chunk in _chunks(sorted(keys)):
         marks = ", ".join("?" for _ in chunk)
         for row in await conn.execute_fetchall(
-                "SELECT id, job_key, board_id, lead_id, closed_at FROM postings "
-                f"WHERE job_key IN ({marks}) ORDER BY id", list(chunk)):
+                "SELECT p.id, p.job_key, p.board_id, p.lead_id, p.closed_at, p.location, "
+                f"b.source = '{ALERT_SOURCE}' AS alert FROM postings AS p "
+                f"JOIN boards AS b ON b.id = p.board_id WHERE p.job_key IN ({marks}) "
+                "ORDER BY p.id", list(chunk)):
             found.setdefault(row["job_key"], []).append(row)
     return found
 
@@ -118,16 +124,17 @@ async def place(conn: aiosqlite.Connection, board_id: int,
     before it is written: the group of the stored postings that are the same job, by
     the rule the pass applies (`_candidates`, `_joins`). One that is the same job as
     several groups joins the first, and is left to the pass, which merges them."""
-    stored = await _under_keys(conn, {key for key, text in fresh
-                                      if key != samejob.NO_KEY and text})
+    stored = await _under_keys(conn, {key for key, _ in fresh if key != samejob.NO_KEY})
     if not stored:
         return [ALONE] * len(fresh)
     # Per new posting: its candidates, oldest first, and each candidate's leader.
     candidates: list[list[int]] = []
     leader_of: dict[int, int] = {}
+    under: list[list[aiosqlite.Row]] = []     # every stored posting under its key
     for key, text in fresh:
-        rows = stored.get(key, []) if text else []
-        candidates.append(_candidates(rows, board_id, closed=False))
+        rows = stored.get(key, [])
+        under.append(rows)
+        candidates.append(_candidates(rows, board_id, closed=False) if text else [])
         leader_of.update((row["id"], row["lead_id"] or row["id"]) for row in rows)
     placed: list[Placed | None] = [None if ids else ALONE for ids in candidates]
     mine = {index: samejob.Text(fresh[index][1]) for index, ids in enumerate(candidates)
@@ -149,7 +156,88 @@ async def place(conn: aiosqlite.Connection, board_id: int,
             groups = {leader_of[pid] for pid in _joins(text, candidates[index], texts,
                                                        leader_of.__getitem__)}
             placed[index] = Placed(min(groups), len(groups) > 1) if groups else ALONE
-    return [where or ALONE for where in placed]
+    # The same job from a job alert, seen before its board: a posting that found no text
+    # to join takes the group of alert cards alone under its key (their snippets prove
+    # nothing either way), so the job is one match and the cards get its text.
+    return [where if where not in (None, ALONE) else _alert_group(under[index], board_id)
+            for index, where in enumerate(placed)]
+
+
+def _groups(rows: Sequence[aiosqlite.Row]) -> dict[int, list[aiosqlite.Row]]:
+    found: dict[int, list[aiosqlite.Row]] = {}
+    for row in rows:
+        found.setdefault(row["lead_id"] or row["id"], []).append(row)
+    return found
+
+
+def _alert_group(rows: Sequence[aiosqlite.Row], board_id: int) -> Placed:
+    """The group of alert cards alone under a key that a board's new posting joins: the
+    oldest (none on its own board, which an alert board never is)."""
+    alone = [leader for leader, members in _groups(rows).items()
+             if all(member["alert"] and member["board_id"] != board_id for member in members)]
+    return Placed(min(alone)) if alone else ALONE
+
+
+def _place_key(location: str | None) -> str:
+    """A location as cards and boards both write it: "Berlin, Germany (Hybrid)" = "berlin
+    germany"."""
+    text = location or ""
+    if text.endswith(")"):
+        text = text.rsplit("(", 1)[0]
+    return " ".join(samejob.words(text))
+
+
+async def place_alerts(conn: aiosqlite.Connection, board_id: int,
+                       fresh: Sequence[tuple[str, str]]) -> list[Placed]:
+    """Where each of an alert sender's new cards goes, given its (job_key, location):
+    a card carries no text to compare, so its normalised company and title decide. It
+    joins one group under its key, never more (a card never merges two groups): the
+    one holding a board's posting, open, in the same place, oldest, in that order; none
+    on its own board while both are open (two cards are two openings, `_candidates`)."""
+    stored = await _under_keys(conn, {key for key, _ in fresh if key != samejob.NO_KEY})
+    out = []
+    for key, location in fresh:
+        rows = stored.get(key, [])
+        ids = set(_candidates(rows, board_id, closed=False))
+        groups = _groups([row for row in rows if row["id"] in ids])
+        if not groups:
+            out.append(ALONE)
+            continue
+        here = _place_key(location)
+
+        def rank(item: tuple[int, list[aiosqlite.Row]], here: str = here) -> tuple[object, ...]:
+            leader, members = item
+            return (all(m["alert"] for m in members),
+                    all(m["closed_at"] is not None for m in members),
+                    not any(_place_key(m["location"]) == here for m in members), leader)
+        out.append(Placed(min(groups.items(), key=rank)[0]))
+    return out
+
+
+async def inherit_texts(conn: aiosqlite.Connection) -> int:
+    """Groups led by a job alert's card take the text of a board posting in them (the
+    ATS's own prose before a feed's blurb, an open posting before a closed one, the
+    newest first), so the job is judged on it: a card's snippet is not a description.
+    Taken again whenever that text changes. Returns how many leaders took a text.
+
+    Runs inside the caller's transaction (`Grouping.board`, after a board's write)."""
+    rows = await conn.execute_fetchall(
+        "SELECT l.id, l.description_hash, m.id, m.description_hash FROM postings AS l "
+        f"JOIN boards AS b ON b.id = l.board_id AND b.source = '{ALERT_SOURCE}' "
+        "JOIN postings AS m ON m.lead_id = l.id "
+        "WHERE l.lead_id IS NULL AND m.description_hash != '' "
+        f"AND m.description_source != '{ALERT_SOURCE}' "
+        "ORDER BY l.id, m.description_source = 'ats' DESC, m.closed_at IS NULL DESC, m.id DESC")
+    best: dict[int, tuple[str, int, str]] = {}
+    for leader, have, member, give in rows:
+        best.setdefault(leader, (have, member, give))
+    changes = [(member, member, leader) for leader, (have, member, give) in best.items()
+               if have != give]
+    await conn.executemany(
+        "UPDATE postings SET description = (SELECT description FROM postings WHERE id = ?), "
+        "description_source = (SELECT description_source FROM postings WHERE id = ?) "
+        "WHERE id = ?", changes)
+    return len(changes)
 
 
 class _Pass:
@@ -255,10 +343,17 @@ class BoardGroups:
         self.conn = conn
         self.board_id = board_id
         self.work = False
+        self.placed = False          # a new posting joined a group as it was stored
 
     async def place(self, fresh: Sequence[tuple[str, str | None]]) -> list[Placed]:
         """`place` for this board's new postings."""
-        return await place(self.conn, self.board_id, fresh)
+        placed = await place(self.conn, self.board_id, fresh)
+        self.placed = self.placed or any(where.leader is not None for where in placed)
+        return placed
+
+    async def place_alerts(self, fresh: Sequence[tuple[str, str]]) -> list[Placed]:
+        """`place_alerts` for this (alert) board's new cards."""
+        return await place_alerts(self.conn, self.board_id, fresh)
 
     async def later(self, posting_id: int) -> None:
         """Leave a stored posting to the pass (one `place` could not settle, or one
@@ -278,12 +373,16 @@ class Grouping:
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self.conn = conn
         self._leftovers = True       # other writers' rows may be on the work list
+        self._cards: bool | None = None   # whether any job alert's card is stored
 
     @asynccontextmanager
-    async def board(self, board_id: int) -> AsyncIterator[BoardGroups]:
+    async def board(self, board_id: int, *, cards: bool = False
+                    ) -> AsyncIterator[BoardGroups]:
         """The first board first settles what other writers left on the work list (so
         the groups its postings are placed in are current); the pass runs after a board
-        that left it work."""
+        that left it work. Groups led by a job alert's card take their board posting's
+        text after a board that placed or changed postings (`cards`: an alert
+        sender's board, whose cards may have joined one), once any card is stored."""
         if self._leftovers:
             await assign(self.conn)
         board = BoardGroups(self.conn, board_id)
@@ -291,6 +390,17 @@ class Grouping:
         if board.work:
             await assign(self.conn)
         self._leftovers = False
+        if cards:
+            self._cards = True
+        if (board.work or board.placed or cards) and await self._any_cards():
+            await inherit_texts(self.conn)
+
+    async def _any_cards(self) -> bool:
+        if self._cards is None:      # asked once a fetch: most workspaces have none
+            row = await (await self.conn.execute(
+                "SELECT 1 FROM boards WHERE source = ? LIMIT 1", (ALERT_SOURCE,))).fetchone()
+            self._cards = row is not None
+        return self._cards
 
 
 @dataclass(frozen=True)
@@ -328,5 +438,5 @@ async def split(conn: aiosqlite.Connection, posting_id: int) -> Split:
     return Split(posting_id, leader, rest)
 
 
-__all__ = ["ALONE", "MAX_CANDIDATES", "BoardGroups", "Grouping", "Placed", "Split", "assign",
-           "place", "split"]
+__all__ = ["ALERT_SOURCE", "ALONE", "MAX_CANDIDATES", "BoardGroups", "Grouping", "Placed",
+           "Split", "assign", "inherit_texts", "place", "place_alerts", "split"]

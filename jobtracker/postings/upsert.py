@@ -240,3 +240,90 @@ async def apply_feed(conn: aiosqlite.Connection, board: BoardGroups,
     result.closed = await _close_missing(conn, {row[0] for row in rows} - listed, now)
     if result.updated or result.closed:
         board.changed()
+# --- job alerts ---------------------------------------------------------------------
+
+async def apply_alerts(conn: aiosqlite.Connection, board: BoardGroups,
+                       cards: Sequence[tuple[NormalizedPosting, str]], now: str,
+                       result: Counts) -> dict[str, int]:
+    """Upsert one alert sender's cards (`board` is its board), each with the time its
+    mail was sent; returns each card's posting id.
+
+    Mail comes a message at a time, not as a listing, so nothing is closed here (a
+    card not seen for a while is: `close_stale_alerts`). A card seen again moves
+    `last_seen` to its mail's date (the latest wins; a late-read older mail never
+    moves it back, nor reopens a card closed after it); a stored text a card
+    inherited from a board's posting (description_source other than 'alert') is
+    kept. New cards are placed in their groups as they are stored (`board`)."""
+    board_id = board.board_id
+    latest: dict[str, tuple[NormalizedPosting, str]] = {}
+    for posting, seen in cards:
+        held = latest.get(posting.external_id)
+        if held is None or seen >= held[1]:
+            latest[posting.external_id] = (posting, min(seen, now))
+    existing = {row["external_id"]: row for row in await _by_ids(
+        conn, board_id, sorted(latest),
+        f"id, external_id, closed_at, last_seen, {', '.join(_CONTENT)}")}
+    inserts, updates, touches = [], [], []
+    for external_id, (posting, seen) in latest.items():
+        values = _content(posting, "")
+        row = existing.get(external_id)
+        if row is None:
+            inserts.append((board_id, external_id, *values, seen, seen, None, _key(values)))
+            result.new += 1
+            continue
+        if row["description_source"] != "alert":      # a board's text, inherited: kept
+            values = _with(_with(values, "description", row["description"]),
+                           "description_source", row["description_source"])
+        if posting.posted_at is None:
+            values = _with(values, "posted_at", row["posted_at"])
+        last_seen = max(row["last_seen"], seen)
+        reopen = row["closed_at"] is not None and seen > row["closed_at"]
+        closed_at = None if reopen else row["closed_at"]
+        if reopen or tuple(row[c] for c in _CONTENT) != values:
+            updates.append((*values, _key(values), last_seen, closed_at, row["id"]))
+            result.updated += 1
+            result.reopened += int(reopen)
+        else:
+            touches.append((last_seen, row["id"]))
+            result.unchanged += 1
+    placed = await board.place_alerts([(row[-1], row[2 + _LOCATION]) for row in inserts])
+    await conn.executemany(_INSERT, [(*row, where.leader, int(where.leader is None))
+                                     for row, where in zip(inserts, placed, strict=True)])
+    await conn.executemany(
+        f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, closed_at = ? "
+        "WHERE id = ?", updates)
+    await conn.executemany("UPDATE postings SET last_seen = ? WHERE id = ?", touches)
+    if updates:
+        board.changed()
+    posting_ids = {external_id: row["id"] for external_id, row in existing.items()}
+    posting_ids.update((row[0], row[1]) for row in await _by_ids(
+        conn, board_id, [row[1] for row in inserts], "external_id, id"))
+    return posting_ids
+
+
+_LOCATION = _CONTENT.index("location")
+
+
+async def _by_ids(conn: aiosqlite.Connection, board_id: int, ids: Sequence[str],
+                  columns: str) -> list[aiosqlite.Row]:
+    rows: list[aiosqlite.Row] = []
+    for start in range(0, len(ids), 500):
+        chunk = ids[start:start + 500]
+        marks = ", ".join("?" for _ in chunk)
+        rows += await conn.execute_fetchall(
+            f"SELECT {columns} FROM postings WHERE board_id = ? AND external_id IN ({marks})",
+            [board_id, *chunk])
+    return rows
+
+
+async def close_stale_alerts(conn: aiosqlite.Connection, board: BoardGroups, cutoff: str,
+                             now: str) -> int:
+    """Close the open cards of an alert board last seen in a mail sent before `cutoff`:
+    a job that stopped appearing in alerts is closed like one a board stopped listing."""
+    cursor = await conn.execute(
+        "UPDATE postings SET closed_at = ? WHERE board_id = ? AND closed_at IS NULL "
+        "AND last_seen < ?", (now, board.board_id, cutoff))
+    closed = max(cursor.rowcount, 0)
+    if closed:
+        board.changed()
+    return closed

@@ -9,7 +9,7 @@ kind's detail is made of (docs/proposals.md, "Adding a kind").
 
 from __future__ import annotations
 
-from jobtracker.proposals import answer, interview, letter, profile, resume_edit, status
+from jobtracker.proposals import answer, interview, letter, profile, resume_edit, source, status
 from jobtracker.proposals.core import (
     REGISTRY,
     STATES,
@@ -34,7 +34,7 @@ from jobtracker.proposals.lines import Line, Span
 
 # The kinds, in the order lists and `KINDS` name them.
 _KINDS: tuple[Kind, ...] = (status.KIND, resume_edit.KIND, letter.KIND, profile.KIND,
-                            interview.KIND, answer.KIND)
+                            interview.KIND, answer.KIND, source.KIND)
 REGISTRY.update((kind.name, kind) for kind in _KINDS)
 
 

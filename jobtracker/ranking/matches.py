@@ -27,8 +27,8 @@ class Match:
     """One scored match. The fields, in this order, are the `matches --json` object."""
 
     id: int                    # the posting's id (what `jobtracker status` takes)
-    score: float
-    verdict: str
+    score: float | None        # None: not judged (a job alert's card with no text yet)
+    verdict: str | None
     company: str | None
     title: str | None
     location: str | None
@@ -42,6 +42,7 @@ class Match:
     reposted: str | None = None   # YYYY-MM-DD: the job came back under a new id then
     why: dict[str, float] = field(default_factory=dict)   # the score's parts, adding up to it
     dismissed: str | None = None  # the reason, when the user dismissed it (`--dismissed`)
+    described: bool = True     # False: only a job alert's card, no description to judge yet
 
     @property
     def label(self) -> str:
@@ -72,9 +73,11 @@ def why(parts: dict[str, dict[str, Any]]) -> dict[str, float]:
 
 
 async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
-                       dismissed: bool = False) -> list[Match]:
+                       dismissed: bool = False, undescribed: bool = False) -> list[Match]:
     """Open, scored matches, best first (score, then posting id); with `dismissed`, the
-    ones the user dismissed instead (they are left out otherwise).
+    ones the user dismissed instead (they are left out otherwise); with `undescribed`,
+    then the job alerts' cards that have no description to judge yet (`described`
+    false, no score or verdict), newest first.
 
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
@@ -98,6 +101,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
         members = await _open_members(conn)
+        waiting = await _undescribed(conn, profile) if undescribed else []
     out = []
     for row in rows:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
@@ -108,7 +112,32 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
             stale=bool(row["stale"]), parts=parts,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
             reposted=reposted, why=why(parts), dismissed=row["dismissed"]))
+    for row in waiting:
+        url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
+        out.append(Match(
+            id=row["id"], score=None, verdict=None, company=row["company"], title=row["title"],
+            location=row["location"], url=url, status=row["status"], stale=False, parts={},
+            also_on=also_on, reposted=reposted, described=False))
+    if top is not None:
+        out = out[:top]
     return out
+
+
+async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
+    """Job alerts' cards still without a description: open, a candidate, a level that is
+    wanted or not known (the level task needs a text to read one), never judged."""
+    where, params = matching.candidate_where(profile)
+    levels = ", ".join("?" for _ in profile.levels)
+    level = f"p.title_level IN ({levels}, 'UNCERTAIN')" if profile.levels else "0"
+    return await conn.execute_fetchall(
+        "SELECT p.id, p.company, p.title, p.location, p.url, p.board_id, p.closed_at, "
+        f"a.status FROM {matching.FROM_POSTINGS} "
+        "LEFT JOIN applications AS a ON a.posting_id = p.id "
+        "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+        f"WHERE {where} AND p.description_source = 'alert' AND {level} AND d.id IS NULL "
+        "AND NOT EXISTS (SELECT 1 FROM rankings AS r WHERE r.posting_id = p.id) "
+        "ORDER BY COALESCE(p.posted_at, p.first_seen) DESC, p.id DESC",
+        [*params, *profile.levels])
 
 
 async def _open_members(conn: Any) -> dict[int, list[Any]]:

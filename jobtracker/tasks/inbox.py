@@ -26,6 +26,8 @@ from jobtracker.text import clean_text, one_line
 if TYPE_CHECKING:
     import aiosqlite
 
+    from jobtracker.mail.maildir import ParsedMessage
+
 STATES = (
     "not_application", "acknowledgement", "rejection", "interview_request", "scheduling",
     "assessment", "offer", "recruiter_outreach", "withdrawal_confirmed", "other",
@@ -110,6 +112,15 @@ def grounded(evidence: str, text: str) -> bool:
     return len(quote) >= 3 and quote in _flat(text)
 
 
+def alert_of(message: ParsedMessage) -> str | None:
+    """The job-alert sender a synced message is from (jobtracker/alerts), or None: such
+    mail is stored marked, linked to nothing, and never read as a reply."""
+    from jobtracker import alerts  # with mail to read only (as the sync's import below)
+
+    display = message.sender.split("<", 1)[0].strip() if "<" in message.sender else ""
+    return alerts.recognise(message.sender_address, message.subject, message.body, display)
+
+
 def label(company: str | None, sender: str, subject: str) -> str:
     who = company or sender.split("<", 1)[0].strip() or sender
     return one_line(f"{who} — {subject or '(no subject)'}", LABEL_CHARS)
@@ -178,12 +189,12 @@ class InboxTask(Task):
             # and the email parsing stack is a noticeable part of a dry run's start-up.
             from jobtracker.mail.maildir import sync_maildir
 
-            await sync_maildir(conn, ctx.config.maildir, ctx.now)
+            await sync_maildir(conn, ctx.config.maildir, ctx.now, alert_of)
         if ctx.config.imap is not None:
             from jobtracker.mail.imap import ImapError, sync_imap
 
             try:
-                await sync_imap(conn, ctx.config.imap, ctx.now)
+                await sync_imap(conn, ctx.config.imap, ctx.now, alert_of)
             except ImapError as exc:
                 self._imap_failure = (ctx, str(exc))
 
@@ -200,10 +211,11 @@ class InboxTask(Task):
     def _unread(self, ctx: Context) -> tuple[str, list[Any]]:
         """Messages to read: unread ones, and (--reask-stale-prompts) ones read with
         another prompt. The plain form alone keeps to the index of unread messages."""
+        # Job alerts are never read: they are postings' mail, not an employer's reply.
         if not ctx.reask_stale_prompts:
-            return "m.state IS NULL", []
+            return "m.state IS NULL AND m.alert IS NULL", []
         stale, params = self.stale_prompt(ctx, "m.prompt_version")
-        return f"(m.state IS NULL OR {stale})", params
+        return f"(m.state IS NULL OR {stale}) AND m.alert IS NULL", params
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         unread, params = self._unread(ctx)

@@ -11,7 +11,9 @@ Which postings are judged: open matches with a description. A feed's blurb
 text — and when an ATS fetch later replaces the blurb with the real prose, the
 description hash changes and the posting is asked again. A posting with no
 description at all is not listed: a verdict from a title alone is a guess, and
-the level task skips such postings for the same reason.
+the level task skips such postings for the same reason. Nor is a job alert's card
+that holds only the alert's snippet (description_source = 'alert'): it is judged
+once it leads a group with a board's posting, whose text it takes.
 """
 
 from __future__ import annotations
@@ -134,7 +136,9 @@ class JudgeTask(Task):
         """
         where, params = matching.match_where(ctx.profile)
         stale, stale_params = self.stale_prompt(ctx, "r.prompt_version")
-        where += (" AND p.description_hash != ''"
+        # A job alert's snippet is no description: such a card waits for a board's text
+        # (it takes one when grouped with the board's posting: docs/alerts.md).
+        where += (" AND p.description_hash != '' AND p.description_source != 'alert'"
                   " AND (r.posting_id IS NULL OR r.prose_hash != ?"
                   f" OR r.description_hash IS NOT p.description_hash OR {stale})")
         params += [ctx.profile.prose_hash, *stale_params]

@@ -51,12 +51,12 @@ SCHEMA: dict[str, Any] = {
 }
 
 # Postings the level task could read: UNCERTAIN title, a real description (not a
-# feed's blurb), and a candidate on every other count.
+# feed's blurb nor a job alert's snippet), and a candidate on every other count.
 _PENDING = """
     FROM {from_}
     WHERE p.title_level = 'UNCERTAIN'
       AND p.description_hash != ''
-      AND p.description_source != 'feed'
+      AND p.description_source NOT IN ('feed', 'alert')
       AND {candidate}
       AND (lr.source_hash IS NULL OR lr.source_hash != p.description_hash OR {stale})
       {subject}

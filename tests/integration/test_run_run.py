@@ -260,7 +260,7 @@ def test_proposals_know_every_kind_without_the_tasks_imported() -> None:
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             check=True)
     assert result.stdout.strip() == ("['answer', 'interview', 'letter', 'profile', "
-                                     "'resume_edit', 'status'] False")
+                                     "'resume_edit', 'source', 'status'] False")
 
 
 def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) -> None:

@@ -142,3 +142,25 @@ def test_the_age_of_the_last_fetch() -> None:
     assert age("2026-11-28T12:00:00Z", moment) == "fetched 2d ago"
 
 
+
+
+async def test_F_shows_a_line_per_job_alert_sender_after_the_boards(
+        tmp_path: Path, boards: BoardServer) -> None:
+    from alerts_samples import SAMPLES
+
+    from tests.unit.mail_samples import build_maildir
+
+    ws = make_workspace(tmp_path)
+    with_sources(ws, boards)
+    box = build_maildir(tmp_path / "Mail", [SAMPLES["linkedin saved search"].raw])
+    with open(ws.home / "config.yaml", "a") as config:
+        config.write(f"maildir: {box}\nalerts: {{probe_companies: 0}}\n")   # no internet
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("F")
+        await wait_until(pilot, lambda: "fetched 2 board(s)" in log_text(app))
+        log = log_text(app)
+        assert "fetch 2/2 greenhouse:bolt  FAILED" in log
+        assert "fetch alerts:linkedin  3 new, 0 seen again, 0 closed (1 mail)" in log
+        assert "fetched 2 board(s): 5 new, 0 closed; 1 failed" in log
+    assert postings(ws) == 5

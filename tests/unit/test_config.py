@@ -63,6 +63,10 @@ def test_paths_expand_tilde_and_env(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     ('llm:\n  url: "http://[::1"\n', 2, "llm.url: not a usable URL"),
     ('llm:\n  url: "http://host:99999/v1"\n', 2, "llm.url: not a usable URL"),
     ('llm:\n  url: "ftp://host/v1"\n', 2, "llm.url: must be an http:// or https:// URL"),
+    ("alerts:\n  close_after_days: 0\n", 2, "alerts.close_after_days: must be a whole number"),
+    ("alerts:\n  probe_companies: -1\n", 2, "alerts.probe_companies: must be a whole number"),
+    ("alerts:\n  enabled: sometimes\n", 2, "alerts.enabled: must be true or false"),
+    ("alerts:\n  close_after: 3\n", 2, "alerts.close_after: unknown key"),
 ])
 def test_config_errors_name_line_and_field(tmp_path: Path, text: str, line: int,
                                            fragment: str) -> None:
@@ -155,6 +159,14 @@ def test_the_fetch_deadline_is_read_with_a_two_minute_default(tmp_path: Path) ->
     assert cfg.load_config(path, TASKS).fetch_deadline == 120
     path.write_text("fetch:\n  deadline: 30\n")
     assert cfg.load_config(path, TASKS).fetch_deadline == 30
+
+
+def test_job_alerts_are_read_by_default_and_can_be_switched_off(tmp_path: Path) -> None:
+    path = tmp_path / "config.yaml"
+    path.write_text("concurrency: 2\n")
+    assert cfg.load_config(path, TASKS).alerts == cfg.AlertsConfig(True, 14, 5)
+    path.write_text("alerts: {enabled: false, close_after_days: 30, probe_companies: 0}\n")
+    assert cfg.load_config(path, TASKS).alerts == cfg.AlertsConfig(False, 30, 0)
 
 
 def test_check_warns_when_the_api_key_variable_is_unset(

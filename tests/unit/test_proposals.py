@@ -66,7 +66,7 @@ async def test_a_new_kind_is_one_module_and_one_registry_entry(
     KINDS with no other edit; its accept says what the kind says."""
     built_in = proposals.KINDS
     with toy_kind(tmp_path, monkeypatch) as toy_note_kind:
-        assert proposals.KINDS == (*built_in, "note")   # the toy after the kinds _KINDS lists
+        assert (*built_in, "note") == proposals.KINDS   # the toy after the kinds _KINDS lists
         async with store.write(conn):
             pid = await proposals.create(conn, kind="note", task="toy", unit_key="u", now=NOW,
                                          summary="a note",

@@ -20,7 +20,7 @@ from jobtracker.config import ImapConfig
 from jobtracker.mail.imap.password import resolve_password
 from jobtracker.mail.imap.session import Fetched, Session
 from jobtracker.mail.link import Linker
-from jobtracker.mail.maildir import ParsedMessage, parse_message, store_message
+from jobtracker.mail.maildir import AlertOf, ParsedMessage, parse_message, store_message
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -51,13 +51,15 @@ def _parse_all(fetched: list[Fetched]) -> list[tuple[Fetched, ParsedMessage]]:
 
 async def _store_batch(conn: aiosqlite.Connection, cfg: ImapConfig, folder: str,
                        uidvalidity: int, last_uid: int,
-                       parsed: list[tuple[Fetched, ParsedMessage]], now: str) -> int:
+                       parsed: list[tuple[Fetched, ParsedMessage]], now: str,
+                       alert_of: AlertOf | None = None) -> int:
     """One batch and the folder's new position, in one transaction: new messages."""
     added = 0
     async with store.write(conn):
         linker = await Linker.load(conn)
         for item, message in parsed:
-            _, new = await store_message(conn, linker, message, item.internal_date or now, now)
+            _, new = await store_message(conn, linker, message, item.internal_date or now, now,
+                                         alert_of)
             added += new
         await store.upsert(conn, "imap_folders", {
             "account": cfg.account, "folder": folder, "uidvalidity": uidvalidity,
@@ -66,7 +68,7 @@ async def _store_batch(conn: aiosqlite.Connection, cfg: ImapConfig, folder: str,
 
 
 async def _sync_folder(conn: aiosqlite.Connection, session: Session, folder: str,
-                       now: str) -> tuple[int, int]:
+                       now: str, alert_of: AlertOf | None = None) -> tuple[int, int]:
     cfg = session.cfg
     uidvalidity = await asyncio.to_thread(session.examine, folder)
     last = await _last_uid(conn, cfg.account, folder, uidvalidity)
@@ -77,7 +79,8 @@ async def _sync_folder(conn: aiosqlite.Connection, session: Session, folder: str
         items = await asyncio.to_thread(session.fetch, batch)
         # Parsing is CPU work; off the event loop so a TUI stays responsive.
         parsed = await asyncio.to_thread(_parse_all, items)
-        added += await _store_batch(conn, cfg, folder, uidvalidity, batch[-1], parsed, now)
+        added += await _store_batch(conn, cfg, folder, uidvalidity, batch[-1], parsed, now,
+                                    alert_of)
         fetched += len(items)
     return fetched, added
 
@@ -88,14 +91,16 @@ async def open_session(cfg: ImapConfig) -> Session:
     return await asyncio.to_thread(Session, cfg, password)
 
 
-async def sync_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str) -> ImapReport:
+async def sync_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str,
+                    alert_of: AlertOf | None = None) -> ImapReport:
     """Read new mail from every configured folder into `messages`. Raises ImapError
-    when the account cannot be read; what was stored before the failure stays."""
+    when the account cannot be read; what was stored before the failure stays.
+    `alert_of` marks job alerts (mail.maildir.store_message)."""
     session = await open_session(cfg)
     fetched = added = 0
     try:
         for folder in cfg.folders:
-            got, new = await _sync_folder(conn, session, folder, now)
+            got, new = await _sync_folder(conn, session, folder, now, alert_of)
             fetched, added = fetched + got, added + new
     finally:
         await asyncio.to_thread(session.close)

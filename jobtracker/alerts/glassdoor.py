@@ -1,0 +1,79 @@
+"""Glassdoor: job alerts from noreply@glassdoor.com ("Glassdoor Jobs").
+
+Each card is one link to `/partner/jobListing.htm?...&jobListingId=<id>&...` (or a
+`/job-listing/...htm?jl=<id>` page); the id is kept, everything else in the link
+dropped: the page is `https://www.glassdoor.com/partner/jobListing.htm?jobListingId=<id>`
+(on the country site the mail used). Unlike the other senders the employer comes
+first: employer, rating ("3.7 ★"), title, place, pay ("$183K - $237K (Employer est.)"),
+"Easy Apply", the age ("21h", "7d").
+"""
+
+from __future__ import annotations
+
+import re
+
+from jobtracker.alerts.base import (
+    CardText,
+    JobLink,
+    Sender,
+    age_days,
+    host_of,
+    looks_like_salary,
+    param,
+    pattern,
+    posting,
+    search_url,
+)
+from jobtracker.sources.base import NormalizedPosting
+
+_HOST = re.compile(r"^(?:www\.)?glassdoor\.(?:com|co\.uk|de|fr|ca|com\.au|co\.in|ie|nl|be"
+                   r"|ch|at|es|it|sg|com\.hk)$")
+_RATING = re.compile(r"^\d(?:[.,]\d)?\s*★?$")
+
+
+class Glassdoor(Sender):
+    name = "glassdoor"
+    label = "Glassdoor"
+    domains = ("glassdoor.com",)
+    subjects = pattern(r"\band \d+ more\b", r"^jobs for\b", r"\bnew\b.*\bjobs?\b",
+                       r"\bjobs? for you\b", r"\boffres? d'emploi\b")
+    markers = ("joblistingid", "employer est.", "glassdoor est.", "easy apply",
+               "candidature facile", "joblisting.htm")
+    chrome = pattern(r"^(?:see|view) (?:all|more)(?: jobs)?\b", r"^jobs for\b",
+                     r"^new jobs? for you", r"^unsubscribe", r"^© ?(?:\d{4} )?glassdoor",
+                     r"^manage (?:email|job) alerts", r"^you(?:'re| are) receiving",
+                     r"^glassdoor$", r"^\d+ new jobs?\b", r"^download the app")
+    badges = pattern(r"^easy apply$", r"^candidature facile$", r"^new$", r"^hot$",
+                     r"^\((?:employer|glassdoor) est\.?\)$", r"^top company$")
+    text_paragraph = True
+
+    def job_link(self, href: str) -> JobLink | None:
+        host = host_of(href)
+        if not _HOST.match(host):
+            return None
+        listing = param(href, "jobListingId", "jl")
+        if not re.fullmatch(r"\d{4,20}", listing):
+            return None
+        site = host if host.startswith("www.") else "www." + host
+        return JobLink(listing, f"glassdoor:{listing}",
+                       f"https://{site}/partner/jobListing.htm?jobListingId={listing}")
+
+    def read(self, card: CardText) -> NormalizedPosting | None:
+        lines = [line for line in card.lines if not _RATING.match(line)]
+        if len(lines) < 2:
+            return None
+        company, title, rest = lines[0], lines[1], lines[2:]
+        place = ""
+        if rest and not looks_like_salary(rest[0]) and age_days(rest[0]) is None:
+            place, rest = rest[0], rest[1:]
+        pay = next((line for line in rest if looks_like_salary(line)), "")
+        age = next((line for line in rest if age_days(line) is not None), "")
+        return posting(self.name, card, title=title, company=company, location=place,
+                       pay=pay, age=age,
+                       search=search_url("https://www.glassdoor.com/Job/jobs.htm",
+                                         sc_keyword=f"{title} {company}"))
+
+
+SENDER = Glassdoor()
+
+__all__ = ["SENDER", "Glassdoor"]

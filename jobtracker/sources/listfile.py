@@ -1,0 +1,124 @@
+"""sources.yaml edited as text: a board appended, keeping every other byte as it was.
+
+`jobtracker add` and an accepted `source` proposal (jobtracker/proposals/source.py)
+both append through `add_board`: the new board becomes one line, in flow style,
+after the last entry of `boards` (a `boards:` list is made when there is none);
+comments, blank lines, indentation and line endings stay. The edited text is read
+back with the ordinary loader before it replaces the file, so a mistake never
+leaves a broken file; undoing such an accept writes the earlier text back whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import tempfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from jobtracker.config import Board, load_sources
+from jobtracker.sources import REGISTRY
+
+_PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._/-]*")
+_YAML_WORDS = {"true", "false", "yes", "no", "on", "off", "null", "~", "y", "n"}
+
+
+def scalar(value: str) -> str:
+    """`value` as a YAML scalar inside a flow mapping: plain when safe, else quoted."""
+    plain = (_PLAIN.fullmatch(value) and value.lower() not in _YAML_WORDS
+             and not re.fullmatch(r"[-+]?[\d._]+(?:e[-+]?\d+)?", value, re.I)
+             and not value.endswith(" "))
+    return value if plain else json.dumps(value)
+
+
+def board_line(board: Board) -> str:
+    fields = [f"ats: {board.ats}", f"token: {scalar(board.token)}",
+              f"company: {scalar(board.company)}"]
+    if board.url:
+        fields.append(f"url: {scalar(board.url)}")
+    return "{" + ", ".join(fields) + "}"
+
+
+_TOP_KEY = re.compile(r"^[^\s#-][^:]*:")
+_BOARDS = re.compile(r"^boards\s*:\s*(.*?)\s*(#.*)?$")
+
+
+def appended(text: str, item: str) -> str:
+    """`text` with `item` added as the last entry of its top-level `boards` list."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines) if _BOARDS.match(line.rstrip("\r\n"))), None)
+    if start is None:
+        prefix = text if not text or text.endswith(("\n", "\r")) else text + newline
+        return f"{prefix}boards:{newline}  - {item}{newline}"
+    value = _BOARDS.match(lines[start].rstrip("\r\n")).group(1)
+    if value.startswith("[") and value.endswith("]"):    # a flow list on one line
+        inner = value[1:-1].strip()
+        line = lines[start]
+        cut = line.rindex("]")
+        lines[start] = line[:cut].rstrip() + (", " if inner else "") + item + line[cut:]
+        return "".join(lines)
+    if value:
+        raise ValueError("sources.yaml's `boards` is not a list this command can extend")
+    last, indent = start, "  "
+    for index in range(start + 1, len(lines)):
+        stripped = lines[index].strip()
+        if _TOP_KEY.match(lines[index]):
+            break
+        if stripped and not stripped.startswith("#"):
+            last = index
+            if stripped.startswith("- "):
+                indent = lines[index][:len(lines[index]) - len(lines[index].lstrip())]
+    if not lines[last].endswith(("\n", "\r")):
+        lines[last] += newline
+    lines.insert(last + 1, f"{indent}- {item}{newline}")
+    return "".join(lines)
+
+
+def write_checked(path: Path, text: str, board: Board, *, listing: bool = True) -> None:
+    """Write `text` beside `path`, read it back as sources.yaml (it must list `board`, or
+    with `listing` false must not), then replace `path`: a mistake never leaves a
+    broken file."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        boards = load_sources(Path(temporary), REGISTRY).boards
+        if (listed(boards, board) is not None) != listing:
+            raise ValueError("the edited file does not list the new board" if listing
+                             else "the edited file still lists the board")
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+def listed(boards: Iterable[Board], board: Board) -> Board | None:
+    """The board of `boards` that is `board` (same ats, token compared without case)."""
+    return next((b for b in boards if b.ats == board.ats
+                 and b.token.lower() == board.token.lower()), None)
+
+
+def read_text(path: Path) -> str:
+    """The file's text exactly as stored (line endings kept); '' when there is none."""
+    try:
+        with open(path, encoding="utf-8", newline="") as handle:
+            return handle.read()
+    except FileNotFoundError:
+        return ""
+
+
+def add_board(path: Path, board: Board) -> tuple[str, str]:
+    """Append `board` to the sources.yaml at `path`: (the text before, the text after).
+    Raises ValueError when the file's `boards` is not a list this can extend."""
+    before = read_text(path)
+    after = appended(before, board_line(board))
+    write_checked(path, after, board)
+    return before, after
+
+
+__all__ = ["add_board", "appended", "board_line", "listed", "read_text", "scalar",
+           "write_checked"]
