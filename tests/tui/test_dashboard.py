@@ -14,7 +14,8 @@ from jobtracker.runner import load_setup
 from jobtracker.workspace import Workspace
 from tests.servers.model import Fault, ModelServer, schema_answer
 from tests.tui.fixtures import make_workspace, screen_text, seed_postings
-from tui.app import JobtrackerApp, Phase
+from tui.app import JobtrackerApp
+from tui.host import Phase
 from tui.screens.confirm import ConfirmQuit
 from tui.screens.dashboard import DashboardScreen
 from tui.widgets.eventlog import EventLog

@@ -18,8 +18,9 @@ from tui.live import LiveReporter, LogLine
 from tui.screens.confirm import ConfirmQuit
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.help import HelpScreen
-from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
+from tui.screens.matches import MatchesScreen, PostingScreen
 from tui.screens.review import ReviewScreen
+from tui.screens.status_picker import StatusPicker
 from tui.widgets.eventlog import MAX_LINES, EventLog
 
 CLASSES = [JobtrackerApp, DashboardScreen, ReviewScreen, MatchesScreen, PostingScreen,

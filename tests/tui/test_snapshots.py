@@ -18,8 +18,9 @@ import pytest
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import Event, EventType
 from tests.tui.fixtures import make_workspace, screen_text, seed_postings, seed_review, wait_until
-from tui.app import JobtrackerApp, Phase
+from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
+from tui.host import Phase
 
 SIZES = [(80, 24), (160, 48)]
 T0 = datetime(2026, 11, 29, 10, 41, 0, tzinfo=UTC)
