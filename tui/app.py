@@ -120,16 +120,22 @@ class JobtrackerApp(App[int]):
         """Cancel the workers and wait for them, a few seconds at most. Textual only
         cancels them; a worker cut off mid-query leaves its connection's thread
         answering an event loop that has closed, which prints "Event loop is closed"
-        tracebacks as the app exits."""
-        self.workers.cancel_all()
+        tracebacks as the app exits. A screen may still start one while the others
+        end (news handled meanwhile: a decision's recount), so this goes on until none
+        is left."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + UNMOUNT_WAIT
 
         async def ended(worker: Worker) -> None:
             with contextlib.suppress(Exception):     # cancelled, failed: it has ended
                 await worker.wait()
 
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*map(ended, list(self.workers))),
-                                   timeout=UNMOUNT_WAIT)
+        while (left := deadline - loop.time()) > 0 and (
+                going := [w for w in self.workers if not w.is_finished]):
+            for worker in going:
+                worker.cancel()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*map(ended, going)), timeout=left)
 
     @property
     def db(self) -> Path:
