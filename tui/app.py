@@ -4,8 +4,10 @@ The app owns the run: `start_run()` starts `runner.work` — the same runner as
 `jobtracker work`, continuous — in an exclusive async worker, with a
 `LiveReporter` among its reporters. The worker's state changes are handled here,
 where it was started: a refused lease, a missing model or a crash becomes a plain
-line on the dashboard, never a traceback. Screens read the live state from the
-app and everything else from the database (tui/data.py).
+line on the dashboard, never a traceback. The app is the screens' `Host`
+(tui/host.py): they read the live state through it, hear its news on `news`, and
+read everything else from the database through tui/data.py. The screens it opens
+by a key are listed in tui/screens/__init__.py.
 """
 
 from __future__ import annotations
@@ -13,8 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
-from enum import StrEnum
+from dataclasses import replace
 from pathlib import Path
 from typing import ClassVar
 from urllib.parse import urlsplit
@@ -24,9 +25,10 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.screen import Screen
+from textual.signal import Signal
 from textual.worker import Worker, WorkerCancelled, WorkerFailed, WorkerState
 
-from jobtracker import runner, store
+from jobtracker import runner
 from jobtracker.lease import LeaseHeld
 from jobtracker.llm import tiny as tiny_model
 from jobtracker.llm.local import (
@@ -36,15 +38,20 @@ from jobtracker.llm.local import (
     model_alias,
     start_server,
 )
-from jobtracker.runner import Run, RunOptions, RunResult, Setup, TaskState
+from jobtracker.runner import Run, RunOptions, RunResult, Setup
 from jobtracker.text import one_line
 from jobtracker.tracker.store import Overview
 from jobtracker.workers.events import hms
+from tui import screens
 from tui.clock import AppClock
 from tui.commands import screen_commands
 from tui.fetching import Fetcher
+from tui.host import ModelState, Phase
 from tui.live import LiveReporter
 from tui.messages import QueueSurveyed, RunChanged
+from tui.screens.confirm import ConfirmQuit
+from tui.screens.dashboard import dashboard_with
+from tui.screens.help import HelpScreen
 
 # How long quitting waits for cancelled workers to let go of their databases.
 UNMOUNT_WAIT = 5.0
@@ -54,22 +61,6 @@ def styles_dir() -> Path:
     """The .tcss files: inside the package in a wheel, else the repository's styles/."""
     packaged = Path(__file__).resolve().parent / "styles"
     return packaged if packaged.is_dir() else Path(__file__).resolve().parent.parent / "styles"
-
-
-class Phase(StrEnum):
-    IDLE = "idle"
-    STARTING = "starting"
-    RUNNING = "running"
-    PAUSED = "paused"
-    STOPPING = "stopping"
-
-
-@dataclass(frozen=True)
-class ModelState:
-    """What the header says about the model server."""
-
-    ok: bool | None        # None: not asked yet
-    detail: str = ""       # why not, when not ok
 
 
 class JobtrackerApp(App[int]):
@@ -98,7 +89,9 @@ class JobtrackerApp(App[int]):
         # With llm.gguf: the embedded server, started by the first run and kept until
         # quit, so `r` does not load the model again each time.
         self.embedded: EmbeddedServer | None = None
-        self.fetcher = Fetcher(self)
+        # App-wide news for the screens (tui/messages.py); each subscribes to what it shows.
+        self.news: Signal[Message] = Signal(self, "news")
+        self.fetcher = Fetcher(self, setup, self.news)
         self.options = replace(options or RunOptions(), continuous=True)
         self.clock = clock or AppClock()
         self.live = LiveReporter(self.clock)
@@ -116,9 +109,8 @@ class JobtrackerApp(App[int]):
     # --- set-up ------------------------------------------------------------------------
 
     def get_default_screen(self) -> Screen:
-        from tui.screens.dashboard import DashboardScreen
-
-        return DashboardScreen()
+        # The dashboard, with a key for every screen the registry lists.
+        return dashboard_with(screens.SCREENS)()
 
     def on_mount(self) -> None:
         # A fixed theme: the look does not depend on a user's saved preference.
@@ -128,16 +120,22 @@ class JobtrackerApp(App[int]):
         """Cancel the workers and wait for them, a few seconds at most. Textual only
         cancels them; a worker cut off mid-query leaves its connection's thread
         answering an event loop that has closed, which prints "Event loop is closed"
-        tracebacks as the app exits."""
-        self.workers.cancel_all()
+        tracebacks as the app exits. A screen may still start one while the others
+        end (news handled meanwhile: a decision's recount), so this goes on until none
+        is left."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + UNMOUNT_WAIT
 
         async def ended(worker: Worker) -> None:
             with contextlib.suppress(Exception):     # cancelled, failed: it has ended
                 await worker.wait()
 
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.gather(*map(ended, list(self.workers))),
-                                   timeout=UNMOUNT_WAIT)
+        while (left := deadline - loop.time()) > 0 and (
+                going := [w for w in self.workers if not w.is_finished]):
+            for worker in going:
+                worker.cancel()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.gather(*map(ended, going)), timeout=left)
 
     @property
     def db(self) -> Path:
@@ -176,6 +174,21 @@ class JobtrackerApp(App[int]):
 
     def units_in_flight(self) -> int:
         return self.live_run.loop.counts["running"] if self.live_run is not None else 0
+
+    def units_waiting(self) -> int:
+        return self.live_run.loop.counts["waiting"] if self.live_run is not None else 0
+
+    def reporter_errors(self) -> list[str]:
+        if self.live_run is not None:
+            return list(self.live_run.loop.reporter_error_lines)
+        return list(self.last_result.reporter_errors) if self.last_result is not None else []
+
+    @property
+    def fetching(self) -> bool:
+        return self.fetcher.busy
+
+    def start_fetch(self) -> str | None:
+        return self.fetcher.start(run_going=self.running)
 
     def start_run(self) -> None:
         """Start the loop (continuous: every task in priority order, re-surveying)."""
@@ -263,7 +276,7 @@ class JobtrackerApp(App[int]):
             self.model = ModelState(False, result.model_reason)
             self.model_reasons = {s.name: s.reason for s in result.states}
             self.notice = f"no model: {result.model_reason}. Nothing was changed."
-            self.post_to_screens(QueueSurveyed(result.states))
+            self.news.publish(QueueSurveyed(result.states))
             return
         counts = result.counts
         if not result.worked:
@@ -284,27 +297,13 @@ class JobtrackerApp(App[int]):
 
     def _set_phase(self, phase: Phase) -> None:
         self.phase = phase
-        self.post_to_screens(RunChanged(phase))
-
-    def post_to_screens(self, message: Message) -> None:
-        """Tell every screen on the stack (the dashboard may sit under the review)."""
-        for screen in self.screen_stack:
-            screen.post_message(message)
-            screen.refresh_bindings()
-
-    async def survey(self) -> list[TaskState]:
-        """The queue now: with the model's availability when a run has told us."""
-        async with store.connect(self.db) as conn:
-            ctx = self.setup.context(runner.now_iso())
-            return await runner.queue_between_runs(conn, self.setup, ctx, self.model_reasons)
+        self.news.publish(RunChanged(phase))
 
     # --- quitting ----------------------------------------------------------------------
 
     async def action_quit(self) -> None:
         in_flight = self.units_in_flight()
         if in_flight:
-            from tui.screens.confirm import ConfirmQuit
-
             self.push_screen(ConfirmQuit(in_flight), self._quit_confirmed)
             return
         await self.shut_down()
@@ -329,8 +328,6 @@ class JobtrackerApp(App[int]):
         yield from screen_commands(screen, self)
 
     async def action_help(self) -> None:
-        from tui.screens.help import HelpScreen
-
         if isinstance(self.screen, HelpScreen):
             return
         await self.push_screen(HelpScreen(self.screen))

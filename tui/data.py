@@ -1,24 +1,63 @@
-"""The database reads and writes behind the screens, as plain data.
+"""The database reads and writes behind the screens, as plain data: their one route.
 
 The TUI keeps no state the database does not also have: each screen loads what
 it shows from here when it opens and after every change, and every decision is
-written at once. Each call opens its own short-lived connection, so no
-connection outlives the operation that needed it (aiosqlite threads must be
-closed) and the run's own connection is never shared with the UI.
+written at once. No screen opens a connection or names a table; where the
+library already has the read or the write (`jobtracker.proposals`,
+`jobtracker.applications`, `jobtracker.tracker`, `jobtracker.ranking`, the
+runner's survey), this module calls it, so a screen and a command never disagree.
+Each call opens its own short-lived connection, so no connection outlives the
+operation that needed it (aiosqlite threads must be closed) and the run's own
+connection is never shared with the UI.
 """
 
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from jobtracker import applications, proposals, store
+from jobtracker import applications, proposals, runner, store
 from jobtracker.applications import Change
 from jobtracker.clock import now_iso
+from jobtracker.config import Followup, Profile
 from jobtracker.learning import dismissals
+from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.run import prepare
 from jobtracker.proposals import Decision, Line, Proposal
+from jobtracker.ranking.matches import Match, load_matches
+from jobtracker.runner import Setup, TaskState
+from jobtracker.store import StoreError
+from jobtracker.tracker import store as tracked
+from jobtracker.tracker.store import Overview
+from jobtracker.tracker.timeline import Timeline
+from jobtracker.yamlfile import ConfigError
+
+PREPARE = applications.Source("prepare")
+
+
+# --- the dashboard ----------------------------------------------------------------------
+
+async def survey(setup: Setup, model_reasons: dict[str, str | None] | None) -> list[TaskState]:
+    """The queue now: with the model's availability when a run has told us."""
+    async with store.connect(setup.ws.db) as conn:
+        ctx = setup.context(runner.now_iso())
+        return await runner.queue_between_runs(conn, setup, ctx, model_reasons)
+
+
+async def last_fetched(db: Path) -> str | None:
+    """When a board was last fetched (the boards table's newest `last_fetched`)."""
+    async with store.connect(db) as conn:
+        row = await (await conn.execute("SELECT MAX(last_fetched) FROM boards")).fetchone()
+    return row[0] if row else None
+
+
+async def has_postings(db: Path) -> bool:
+    async with store.connect(db) as conn:
+        row = await (await conn.execute("SELECT 1 FROM postings LIMIT 1")).fetchone()
+    return row is not None
 
 
 async def waiting_count(db: Path) -> int:
@@ -124,6 +163,8 @@ async def revise(db: Path, proposal_id: int, text: str) -> bool:
         return await proposals.revise(conn, proposal_id, text)
 
 
+# --- applications ---------------------------------------------------------------------
+
 async def set_status(db: Path, posting_id: int, status: str) -> Change:
     """The status picker's choice for a posting's application, by hand (creating the
     application when there is none), through the same rule as `jobtracker status`."""
@@ -132,7 +173,59 @@ async def set_status(db: Path, posting_id: int, status: str) -> Change:
                                              posting_id=posting_id)
 
 
+async def set_applied(db: Path, posting_id: int) -> tuple[Change | None, str | None]:
+    """Mark the posting's application applied (from its packet: source `prepare`), as
+    (the change, None); (None, the status now) when that would take it back or
+    change nothing."""
+    async with store.connect(db) as conn, store.write(conn):
+        found = await applications.find(conn, posting_id=posting_id)
+        current = found.status if found else None
+        if not applications.status_change_applies(current, "applied"):
+            return None, current
+        return await applications.set_status(conn, "applied", now_iso(), PREPARE,
+                                             posting_id=posting_id), None
+
+
+async def overview(db: Path, followup: Followup, today: date) -> Overview:
+    """Every application and the funnel, as `jobtracker applications` reads them."""
+    return await tracked.overview(db, followup, today)
+
+
+async def timeline(db: Path, application_id: int, followup: Followup,
+                   today: date) -> Timeline | None:
+    return await tracked.timeline(db, application_id, followup, today)
+
+
+async def set_application_status(db: Path, application_id: int, status: str) -> Change:
+    """A status picked by hand for this application."""
+    return await tracked.set_status(db, application_id, status)
+
+
+async def add_note(db: Path, application_id: int, text: str) -> None:
+    await tracked.add_note(db, application_id, text)
+
+
+async def prepare_packet(setup: Setup, posting_id: int) -> str | None:
+    """Write the posting's application packet as `jobtracker prepare POSTING` does (no
+    model); None when written, else why not, in one short line."""
+    ws = setup.ws
+    try:
+        await prepare(ws.home, ws.db, setup.profile, load_answers(ws / "answers.yaml"),
+                      now_iso(), ids=[posting_id], render=setup.config.render)
+    except ConfigError as exc:   # the file's name, not its long path: one short line
+        where = f"{exc.path.name}:{exc.line}" if exc.line else exc.path.name
+        return f"{where}: {exc.field}: {exc.message}" if exc.field else f"{where}: {exc.message}"
+    except StoreError as exc:
+        return str(exc)
+    return None
+
+
 # --- matches and postings -----------------------------------------------------------------
+
+async def matches(db: Path, profile: Profile, *, dismissed: bool = False) -> list[Match]:
+    """Open, scored matches, best first (the dismissed ones instead, with `dismissed`):
+    `jobtracker matches`' own query."""
+    return await load_matches(db, profile, dismissed=dismissed)
 
 @dataclass(frozen=True)
 class PostingText:

@@ -5,76 +5,62 @@ The fetch is jobtracker/postings/fetch.py's `fetch_workspace` — the same as `j
 fetch` — run in an app worker under the workspace's lease, so a run (here or
 from a timer) and a fetch never write postings at the same time. This module
 holds the app's one fetch (`Fetcher`: refused during a run or another fetch, its
-worker's end said in one line), what the screens show of it (a line per board,
-the closing line) and the age of the last fetch for the header.
+worker's end said in one line), the lines it announces (one per board, the
+closing line; on the app's news as `FetchLine`/`FetchEnded`) and the age of the
+last fetch for the header.
 """
 
 from __future__ import annotations
 
 from datetime import datetime
-from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Any
 
+from textual.app import App
 from textual.message import Message
+from textual.signal import Signal
 from textual.worker import Worker, WorkerState
 
-from jobtracker import store
 from jobtracker.clock import now
 from jobtracker.config import Sources
 from jobtracker.lease import Lease, LeaseHeld
 from jobtracker.postings.alerts import AlertResult, AlertSettings
 from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
+from jobtracker.runner import Setup
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
-
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
-
-
-class FetchLine(Message):
-    """A board was fetched (or failed): its line for the log."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
-
-
-class FetchEnded(Message):
-    """The fetch ended; `text` says how (totals, or why it stopped)."""
-
-    def __init__(self, text: str) -> None:
-        super().__init__()
-        self.text = text
+from tui.messages import FetchEnded, FetchLine
 
 
 class Fetcher:
-    """The app's fetch: one at a time, never while a run holds the workspace."""
+    """The app's fetch: one at a time, never while a run holds the workspace. Its
+    worker is the app's (`app`), its lines go out on the app's `news`."""
 
-    def __init__(self, app: JobtrackerApp) -> None:
+    def __init__(self, app: App[Any], setup: Setup, news: Signal[Message]) -> None:
         self.app = app
+        self.setup = setup
+        self.news = news
         self.worker: Worker[list[BoardResult]] | None = None
 
     @property
     def busy(self) -> bool:
         return self.worker is not None
 
-    def start(self) -> str | None:
+    def start(self, run_going: bool) -> str | None:
         """Start fetching every board and feed; the reason, one line, when refused."""
-        app = self.app
         if self.busy:
             return "a fetch is already going; its boards show in the log as they finish"
-        if app.running:
+        if run_going:
             return "not fetched: a run is going; fetch once it has ended (s stops it)"
-        path = app.setup.ws.home / "sources.yaml"
+        path = self.setup.ws.home / "sources.yaml"
         try:
-            sources = app.setup.ws.sources()
+            sources = self.setup.ws.sources()
         except ConfigError as exc:
             return f"not fetched: {one_line(str(exc))}"
         total = len(all_targets(sources))
-        if not total and AlertSettings.of(app.setup.config) is None:
+        if not total and AlertSettings.of(self.setup.config) is None:
             return f"nothing to fetch: {path} names no board or feed yet; add some there"
-        self.worker = app.run_worker(self._fetch(sources, total), group="fetch",
-                                     exit_on_error=False, description="the fetch")
+        self.worker = self.app.run_worker(self._fetch(sources, total), group="fetch",
+                                          exit_on_error=False, description="the fetch")
         return None
 
     async def _fetch(self, sources: Sources, total: int) -> list[BoardResult]:
@@ -84,12 +70,12 @@ class Fetcher:
             nonlocal done
             said = getattr(result, "line", None)    # a sender's (or the board search's)
             if said is not None:                     # line, after the boards
-                self.app.post_to_screens(FetchLine(f"fetch {said()}"))
+                self.news.publish(FetchLine(f"fetch {said()}"))
                 return
             done += 1
-            self.app.post_to_screens(FetchLine(board_line(result, done, total)))
+            self.news.publish(FetchLine(board_line(result, done, total)))
 
-        setup = self.app.setup
+        setup = self.setup
         # Under the run's lease: a run started elsewhere (a timer) waits its turn, and
         # this fetch is refused while one holds the workspace.
         with Lease(setup.ws.lock):
@@ -116,7 +102,7 @@ class Fetcher:
         else:
             return
         self.worker = None
-        self.app.post_to_screens(FetchEnded(text))
+        self.news.publish(FetchEnded(text))
 
 
 def board_line(result: BoardResult, done: int, total: int) -> str:
@@ -153,16 +139,3 @@ def age(last: str | None, moment: datetime | None = None) -> str:
         if seconds >= size:
             return f"fetched {int(seconds // size)}{unit} ago"
     return "fetched just now"
-
-
-async def last_fetched(db: Path) -> str | None:
-    """When a board was last fetched (the boards table's newest `last_fetched`)."""
-    async with store.connect(db) as conn:
-        row = await (await conn.execute("SELECT MAX(last_fetched) FROM boards")).fetchone()
-    return row[0] if row else None
-
-
-async def has_postings(db: Path) -> bool:
-    async with store.connect(db) as conn:
-        row = await (await conn.execute("SELECT 1 FROM postings LIMIT 1")).fetchone()
-    return row is not None

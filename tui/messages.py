@@ -1,4 +1,9 @@
-"""App-level messages: small classes carrying the data they announce."""
+"""App-wide news: small classes carrying the data they announce.
+
+The app publishes them on its `news` signal (`Host.news`, a Textual `Signal`); a
+screen that shows what one changes subscribes in `on_mount` and gets each as a
+message of its own (`@on(RunChanged)`), whether or not it is the screen on top.
+"""
 
 from __future__ import annotations
 
@@ -7,12 +12,13 @@ from collections.abc import Sequence
 from textual.message import Message
 
 from jobtracker.runner import TaskState
+from tui.host import Phase
 
 
 class RunChanged(Message):
     """The run started, paused, resumed, is stopping, or ended (`phase` says which)."""
 
-    def __init__(self, phase: str) -> None:
+    def __init__(self, phase: Phase) -> None:
         super().__init__()
         self.phase = phase
 
@@ -27,3 +33,19 @@ class QueueSurveyed(Message):
 
 class DecisionsMade(Message):
     """Proposals were decided (or a decision undone): counts shown elsewhere change."""
+
+
+class FetchLine(Message):
+    """A board was fetched (or failed): its line for the log."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text
+
+
+class FetchEnded(Message):
+    """The fetch ended; `text` says how (totals, or why it stopped)."""
+
+    def __init__(self, text: str) -> None:
+        super().__init__()
+        self.text = text

@@ -7,16 +7,20 @@ same on every run.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 from rich.console import Console
 from textual.app import App
+from textual.widgets import DataTable
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from jobtracker.cli import main
 from jobtracker.store import description_hash
@@ -216,3 +220,51 @@ async def wait_until(pilot: Any, holds: Callable[[], bool], timeout: float = 10.
         assert waited < timeout, f"not true after {timeout} s"
         await pilot.pause(0.05)
         waited += 0.05
+
+
+# Workers that last until the test ends them (a run, a fetch): `settled` does not wait.
+LASTING = ("run", "fetch")
+
+
+async def settled(pilot: Any, timeout: float = 10.0) -> None:
+    """Let the app finish what the last key or screen started: the screens' workers
+    (each reads or writes the database in its own time), the messages they posted,
+    the tables' measuring of new rows (a `DataTable` lays them out when idle) and what
+    waits for the next refresh (the footer redraws its keys then), until a pass finds
+    nothing left; fail after `timeout` seconds."""
+    app = pilot.app
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while True:
+        await pilot.pause()
+        busy = [w for w in app.workers if not w.is_finished and w.group not in LASTING]
+        tables = [t for t in app.screen.query(DataTable)
+                  if t._require_update_dimensions or t._updated_cells]
+        left = deadline - loop.time()
+        assert left > 0, f"still busy after {timeout} s: {busy or tables}"
+        if busy:
+            with suppress(WorkerFailed, WorkerCancelled, TimeoutError):
+                await asyncio.wait_for(app.workers.wait_for_complete(busy), left)
+            continue
+        refreshed = asyncio.Event()
+        app.screen.call_after_refresh(refreshed.set)
+        with suppress(TimeoutError):
+            await asyncio.wait_for(refreshed.wait(), left)
+        if not tables:
+            await pilot.pause()
+            return
+
+
+def live_shown(app: App) -> bool:
+    """The dashboard (when it is on top) has shown everything the run reported: its
+    last refresh read the live state's latest version and took every log line."""
+    seen = getattr(app.screen, "_seen_version", None)
+    live = getattr(app, "live", None)
+    return seen is None or live is None or (seen == live.version and not live.has_lines)
+
+
+async def shown(pilot: Any, timeout: float = 10.0) -> None:
+    """Settled, and the dashboard's refresh (twice a second) has caught up with the run."""
+    await settled(pilot, timeout)
+    await wait_until(pilot, lambda: live_shown(pilot.app), timeout)
+    await settled(pilot, timeout)

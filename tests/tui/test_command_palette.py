@@ -8,7 +8,14 @@ from textual.command import CommandPalette
 
 from jobtracker.runner import load_setup
 from tests.servers.model import ModelServer
-from tests.tui.fixtures import make_workspace, seed_postings, seed_review, wait_until
+from tests.tui.fixtures import (
+    make_workspace,
+    screen_text,
+    seed_postings,
+    seed_review,
+    settled,
+    wait_until,
+)
 from tui.app import JobtrackerApp
 from tui.commands import screen_commands
 from tui.screens.review import ReviewScreen
@@ -25,7 +32,7 @@ async def test_the_palette_lists_what_applies_now_with_its_key(tmp_path: Path) -
         seed_postings(ws.db, 4)
         app = JobtrackerApp(load_setup(ws))
         async with app.run_test(size=(80, 24)) as pilot:
-            await pilot.pause(0.2)
+            await settled(pilot)
             idle = titles(app)
             assert {"Start  r", "Fetch  F", "Review  p", "Matches  m", "Filter  f",
                     "Help  ?"} <= idle
@@ -47,13 +54,14 @@ async def test_choosing_an_entry_runs_its_action(tmp_path: Path) -> None:
     seed_review(ws)
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.pause(0.2)
+        await settled(pilot)
         await pilot.press("ctrl+p")
         await wait_until(pilot, lambda: CommandPalette.is_open(app))
         await pilot.press(*"review")
-        await pilot.pause(0.5)
+        # The palette searches in a worker of its own: wait for the entry to be listed.
+        await wait_until(pilot, lambda: "Review  p" in screen_text(app))
         await pilot.press("enter")
         await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
         # The review's own keys are listed there.
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert any(t.startswith("Accept") for t in titles(app))

@@ -13,8 +13,16 @@ from jobtracker.lease import Lease
 from jobtracker.runner import load_setup
 from jobtracker.workspace import Workspace
 from tests.servers.model import Fault, ModelServer, schema_answer
-from tests.tui.fixtures import make_workspace, screen_text, seed_postings
-from tui.app import JobtrackerApp, Phase
+from tests.tui.fixtures import (
+    make_workspace,
+    screen_text,
+    seed_postings,
+    settled,
+    shown,
+    wait_until,
+)
+from tui.app import JobtrackerApp
+from tui.host import Phase
 from tui.screens.confirm import ConfirmQuit
 from tui.screens.dashboard import DashboardScreen
 from tui.widgets.eventlog import EventLog
@@ -40,12 +48,11 @@ def readings(ws: Workspace) -> int:
 
 
 async def wait_for(pilot: Pilot, condition: Callable[[], bool], timeout: float = 15) -> None:
-    waited = 0.0
-    while not condition():
-        assert waited < timeout, "condition not met in time"
-        await pilot.pause(0.05)
-        waited += 0.05
-    await pilot.pause(0.6)   # a refresh or two (twice a second), so widgets show the new state
+    """`condition`, then the widgets showing the state it speaks of: the dashboard's
+    refresh (twice a second) has caught up and its reads of the database are done."""
+    await wait_until(pilot, condition, timeout)
+    if pilot.app.is_running:
+        await shown(pilot)
 
 
 def app_for(ws: Workspace) -> JobtrackerApp:
@@ -87,6 +94,7 @@ async def test_r_pauses_and_resumes_in_flight_units_finish(tmp_path: Path) -> No
             assert app.phase is Phase.PAUSED
             await wait_for(pilot, lambda: not app.live.in_flight)
             asked = srv.chat_count
+            # Proving that nothing is admitted takes time: a fixed wait, on purpose.
             await pilot.pause(0.8)
             assert srv.chat_count == asked, "a paused loop admitted a unit"
             assert readings(ws) == asked, "units in flight at the pause were not kept"
@@ -127,14 +135,13 @@ async def test_quit_with_units_in_flight_asks_then_cancels_cleanly(tmp_path: Pat
             await pilot.press("r")
             await wait_for(pilot, lambda: len(app.live.in_flight) == 4)
             await pilot.press("q")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, ConfirmQuit)
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
             assert "4 units in flight. Quit now?" in screen_text(app)
             await pilot.press("n")
-            await pilot.pause(0.1)
-            assert isinstance(app.screen, DashboardScreen) and app.phase is Phase.RUNNING
+            await wait_until(pilot, lambda: isinstance(app.screen, DashboardScreen))
+            assert app.phase is Phase.RUNNING
             await pilot.press("q")
-            await pilot.pause(0.1)
+            await wait_until(pilot, lambda: isinstance(app.screen, ConfirmQuit))
             await pilot.press("y")
             await wait_for(pilot, lambda: not app.is_running, timeout=10)
         assert app.return_value == 0
@@ -233,17 +240,17 @@ async def test_f_filters_the_log_by_task(tmp_path: Path) -> None:
             text = screen_text(app)
             assert "done  level" in text and "done  judge" in text
             await pilot.press("f")          # level only
-            await pilot.pause(0.1)
+            await settled(pilot)
             text = screen_text(app)
             assert "Events — level only" in text
             assert "done  level" in text and "done  judge" not in text
             assert "run ended" in text      # the app's own notes are never filtered out
             await pilot.press("f")          # judge only
-            await pilot.pause(0.1)
+            await settled(pilot)
             text = screen_text(app)
             assert "done  judge" in text and "done  level" not in text
             await pilot.press("f")          # all again
-            await pilot.pause(0.1)
+            await settled(pilot)
             text = screen_text(app)
             assert "done  level" in text and "done  judge" in text
 

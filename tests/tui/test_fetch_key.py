@@ -13,7 +13,7 @@ from jobtracker.runner import load_setup
 from jobtracker.workspace import Workspace
 from tests.servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from tests.servers.model import ModelServer
-from tests.tui.fixtures import make_workspace, screen_text, wait_until
+from tests.tui.fixtures import make_workspace, screen_text, settled, wait_until
 from tui.app import JobtrackerApp
 from tui.fetching import age
 from tui.widgets.eventlog import EventLog
@@ -126,7 +126,7 @@ async def test_an_empty_sources_file_is_said_with_its_path(tmp_path: Path) -> No
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("F")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert f"nothing to fetch: {ws.home / 'sources.yaml'} names no board" in log_text(app)
         assert app.fetcher.worker is None
 

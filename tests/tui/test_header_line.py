@@ -67,7 +67,8 @@ async def test_the_path_shows_during_a_run(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("r")
             await wait_until(pilot, lambda: app.live_run is not None)
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: screen_text(app).splitlines()[0].rstrip()
+                             .endswith("running"))
             line = screen_text(app).splitlines()[0]
             assert "/home ─ " in line, line
             assert line.rstrip().endswith("running")

@@ -11,15 +11,16 @@ from textual.binding import Binding
 
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import Event, EventType, make_event
-from tests.tui.fixtures import make_workspace, screen_text, seed_review
+from tests.tui.fixtures import make_workspace, screen_text, seed_review, settled, wait_until
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
 from tui.live import LiveReporter, LogLine
 from tui.screens.confirm import ConfirmQuit
 from tui.screens.dashboard import DashboardScreen
 from tui.screens.help import HelpScreen
-from tui.screens.matches import MatchesScreen, PostingScreen, StatusPicker
+from tui.screens.matches import MatchesScreen, PostingScreen
 from tui.screens.review import ReviewScreen
+from tui.screens.status_picker import StatusPicker
 from tui.widgets.eventlog import MAX_LINES, EventLog
 
 CLASSES = [JobtrackerApp, DashboardScreen, ReviewScreen, MatchesScreen, PostingScreen,
@@ -40,15 +41,16 @@ async def test_help_lists_every_key_of_the_screen_under_it(tmp_path: Path) -> No
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=(100, 40)) as pilot:
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = screen_text(app)
         for row in ("r ", "Start / Pause / Resume", "s ", "Stop", "p ", "Review", "m ",
                     "Matches", "f ", "Filter", "? ", "q ^q", "Quit"):
             assert row in text
         await pilot.press("escape", "p")
-        await pilot.pause(0.3)
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        await settled(pilot)
         await pilot.press("question_mark")
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: isinstance(app.screen, HelpScreen))
         text = screen_text(app)
         assert "Keys — Review" in text
         for row in ("j ↓", "k ↑", "a ", "Accept", "x ", "Reject", "A ", "X ", "u ", "Undo",
@@ -144,11 +146,10 @@ async def test_a_full_event_log_keeps_showing_the_newest_lines() -> None:
         log = app.query_one(EventLog)
         for batch in range(40):                       # 1,200 lines through a 500-line log
             log.add([LogLine("level", f"line {batch * 30 + i}") for i in range(30)])
-            await pilot.pause(0.01)
-        await pilot.pause(0.2)
+            await pilot.pause()               # each batch drawn before the next
+        await wait_until(pilot, lambda: "1199" in screen_text(app).split())
         shown = screen_text(app).split()
         assert "1199" in shown and "1000" not in shown
         assert len(log.lines) == MAX_LINES and log.lines[-1] == "line 1199"
         log.set_filter("judge")                       # a filter redraws from what is kept
-        await pilot.pause(0.1)
-        assert "1199" not in screen_text(app)
+        await wait_until(pilot, lambda: "1199" not in screen_text(app))

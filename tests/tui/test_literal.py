@@ -5,7 +5,13 @@ from __future__ import annotations
 from pathlib import Path
 
 from jobtracker.runner import load_setup
-from tests.tui.fixtures import make_workspace, screen_links, screen_text, seed_review
+from tests.tui.fixtures import (
+    make_workspace,
+    screen_links,
+    screen_text,
+    seed_review,
+    settled,
+)
 from tui.app import JobtrackerApp
 
 SHOWN = "[red]x[/red] [link=http://e.x]y[/link] red"   # the title, its ESC sequence removed
@@ -24,17 +30,17 @@ async def test_a_hostile_title_is_shown_literally_everywhere(tmp_path: Path) -> 
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=(160, 48)) as pilot:
         await pilot.press("m")                 # the matches table and the why pane
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("j", "j")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await assert_literal(app)
         assert f"reasons: {SHOWN}" in screen_text(app)
         await pilot.press("o")                 # the posting's own text
-        await pilot.pause(0.3)
+        await settled(pilot)
         await assert_literal(app)
         await pilot.press("escape", "escape", "p")   # the review: heading, email fields
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("j", "j", "j")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await assert_literal(app)
         assert f"Subject  {SHOWN}" in screen_text(app)

@@ -13,6 +13,7 @@ from tests.tui.fixtures import (
     make_workspace,
     screen_text,
     seed_review,
+    settled,
     wait_until,
 )
 from tui.app import JobtrackerApp
@@ -31,7 +32,7 @@ def app(tmp_path: Path) -> JobtrackerApp:
 async def test_m_lists_scored_matches_best_first_with_their_parts(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
-        await pilot.pause(0.3)
+        await settled(pilot)
         screen = app.screen
         assert isinstance(screen, MatchesScreen)
         assert [m.id for m in screen.matches] == [1, 2, 3]
@@ -46,26 +47,26 @@ async def test_s_sets_the_status_and_o_opens_the_posting(app: JobtrackerApp) -> 
     ws = app.setup.ws
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("j", "s")          # Bolt: no application yet
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert isinstance(app.screen, StatusPicker)
         await pilot.press("j", "enter")      # saved -> applied
-        await pilot.pause(0.4)
+        await settled(pilot)
         assert application_status(ws, 2) == "applied"
         text = screen_text(app)
         assert "Bolt - Platform Engineer: applied (new application)" in text
         assert isinstance(app.screen, MatchesScreen)
         assert app.screen.current.id == 2, "the cursor stays on the posting"
         await pilot.press("s", "escape")     # escape changes nothing
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert application_status(ws, 2) == "applied"
         await pilot.press("o")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert isinstance(app.screen, PostingScreen)
         assert "Python, SQL, on-call." in screen_text(app)
         await pilot.press("escape", "escape")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert type(app.screen).__name__ == "DashboardScreen"
 
 
@@ -108,9 +109,9 @@ async def test_the_title_takes_the_width_the_other_columns_leave(app: Jobtracker
         assert table.virtual_size.width <= table.size.width
         assert table.get_row_at(0)[4].plain.endswith("…")
         await pilot.resize_terminal(160, 30)
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert table.get_row_at(0)[4].plain == long_title
         assert app.screen.current.id == 1, "the cursor stays on its match"
         await pilot.resize_terminal(*SIZE)
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert table.virtual_size.width <= table.size.width

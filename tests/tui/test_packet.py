@@ -20,6 +20,8 @@ from tests.tui.fixtures import (
     make_workspace,
     screen_text,
     seed_review,
+    settled,
+    wait_until,
 )
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
@@ -73,14 +75,11 @@ def app(tmp_path: Path, server: BoardServer) -> JobtrackerApp:
 
 async def open_packet(pilot: Any, *keys: str) -> PacketScreen:
     await pilot.press("m")
-    await pilot.pause(0.3)
+    await settled(pilot)
     await pilot.press(*keys, "P")
-    for _ in range(30):
-        await pilot.pause(0.1)
-        screen = pilot.app.screen
-        if isinstance(screen, PacketScreen) and screen.packet is not None:
-            return screen
-    raise AssertionError("the packet never opened")
+    await wait_until(pilot, lambda: isinstance(pilot.app.screen, PacketScreen)
+                     and pilot.app.screen.packet is not None)
+    return pilot.app.screen
 
 
 async def test_P_prepares_the_packet_and_shows_each_field_with_its_answer(
@@ -127,11 +126,11 @@ async def test_A_marks_the_application_applied(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_packet(pilot, "j")          # Bolt: no application yet
         await pilot.press("A")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert application_status(ws, 2) == "applied"
         assert "applied (new application)" in screen_text(app)
         await pilot.press("escape")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert isinstance(app.screen, MatchesScreen)
 
 
@@ -147,7 +146,7 @@ async def test_an_existing_packet_opens_without_reading_the_form_again(
 async def test_u_on_matches_copies_the_postings_url(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("j", "u")
         assert app.clipboard == "https://jobs.example/2"
         assert "copied the URL of Bolt - Platform Engineer" in screen_text(app)
@@ -157,9 +156,9 @@ async def test_a_bad_answers_yaml_says_so_on_the_packet_screen(app: JobtrackerAp
     (app.setup.ws.home / "answers.yaml").write_text("eeo: male\n")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("P")
-        await pilot.pause(0.5)
+        await settled(pilot)
         assert "cannot prepare:" in screen_text(app)
         assert "eeo: unknown value" in screen_text(app)
 
@@ -169,7 +168,11 @@ def test_packet_snapshot(snap_compare: Any, tmp_path: Path, server: BoardServer,
                          monkeypatch: pytest.MonkeyPatch, size: tuple[int, int]) -> None:
     monkeypatch.setenv("HOME", str(tmp_path))
     app = JobtrackerApp(load_setup(workspace(tmp_path, server)), clock=FrozenClock())
-    assert snap_compare(app, terminal_size=size, press=["m", "wait:400", "P", "wait:1200"])
+    async def packet_open(pilot: Any) -> None:
+        await open_packet(pilot)
+        await settled(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=packet_open)
 
 
 async def test_A_never_takes_an_application_back_or_writes_a_non_change(
@@ -178,10 +181,10 @@ async def test_A_never_takes_an_application_back_or_writes_a_non_change(
     async with app.run_test(size=SIZE) as pilot:
         await open_packet(pilot)               # Acme: applied already
         await pilot.press("A")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert "already applied; not changed" in screen_text(app)
         with raw_connect(ws.db) as conn:
             conn.execute("UPDATE applications SET status = 'interviewing' WHERE id = 1")
         await pilot.press("A")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert application_status(ws, 1) == "interviewing"

@@ -10,7 +10,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from tests.tui.fixtures import screen_text
+from tests.tui.fixtures import screen_text, settled
 from tests.tui.test_snapshots import app, live_run  # noqa: F401  (the fixture)
 from tui.app import JobtrackerApp
 
@@ -49,7 +49,7 @@ async def test_the_readme_tour_has_the_shape_of_the_running_dashboard(
         await live_run(pilot)
         app.model = type(app.model)(True)      # the model answered, as in a real run
         app.screen._show_header()
-        await pilot.pause(0.3)
+        await settled(pilot)
         rendered = screen_text(app).rstrip("\n").split("\n")
     readme = tour()
     assert shape(readme) == shape(rendered)

@@ -20,6 +20,7 @@ from tests.tui.fixtures import (
     proposal_states,
     screen_text,
     seed_review,
+    settled,
     wait_until,
 )
 from tui.app import JobtrackerApp
@@ -42,9 +43,9 @@ def review(app: JobtrackerApp) -> ReviewScreen:
 
 
 async def open_review(pilot: Any) -> None:
-    await pilot.pause(0.2)
+    await settled(pilot)
     await pilot.press("p")
-    await pilot.pause(0.3)
+    await settled(pilot)
 
 
 async def test_p_opens_the_proposals_grouped_by_posting(app: JobtrackerApp) -> None:
@@ -68,7 +69,7 @@ async def test_a_accepts_at_once_moves_on_and_u_takes_it_back(app: JobtrackerApp
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("a")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[1] == "accepted"
         assert application_status(ws, 1) == "interviewing"
         text = screen_text(app)
@@ -76,7 +77,7 @@ async def test_a_accepts_at_once_moves_on_and_u_takes_it_back(app: JobtrackerApp
         assert "accepted 1: Acme: applied → interviewing" in text
         assert review(app).current.proposal.id == 2   # the next undecided one
         await pilot.press("u")                         # undo restores the status too
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[1] == "pending"
         assert application_status(ws, 1) == "applied"
 
@@ -86,11 +87,11 @@ async def test_x_rejects_and_u_undoes(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("x")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[1] == "rejected"
         assert "✗ status applied → interviewing" in screen_text(app)
         await pilot.press("u")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[1] == "pending"
         assert "undid rejecting 1" in screen_text(app)
         assert review(app).current.proposal.id == 1
@@ -101,18 +102,18 @@ async def test_a_stale_proposal_is_marked_and_cannot_be_accepted(app: Jobtracker
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("j", "j")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert review(app).current.proposal.id == 3
         text = screen_text(app)
         assert "STALE: the application's status is now 'applied'" in text
         assert "It cannot be accepted as it is" in text
         assert review(app).check_action("accept", ()) is None   # dimmed in the footer
         await pilot.press("a")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[3] == "pending"
         assert application_status(ws, 1) == "applied"
         await pilot.press("x")      # a stale one can still be turned down
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[3] == "rejected"
 
 
@@ -122,13 +123,13 @@ async def test_upper_case_decides_every_remaining_one_in_the_group(
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("X")
-        await pilot.pause(0.3)
+        await settled(pilot)
         states = proposal_states(ws)
         assert [states[i] for i in (1, 2, 3)] == ["rejected"] * 3, "Acme's three, stale included"
         assert states[4] == "pending", "another posting's proposal is left alone"
         assert review(app).current.proposal.id == 4
         await pilot.press("A")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert proposal_states(ws)[4] == "accepted"
         assert application_status(ws, 3) == "applied"
 
@@ -140,14 +141,14 @@ async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("j")
-        await pilot.pause(0.2)
+        await settled(pilot)
         text = screen_text(app)
         assert "-Built services in Python." in text
         assert "+Built distributed services in Python and Go." in text
         assert " Led a team of three." in text
         assert "Reason   the posting asks for distributed systems and Go" in text
         await pilot.press("a")
-        await pilot.pause(0.3)
+        await settled(pilot)
         status = str(app.screen.query_one("#review-status").render())
         assert "proposal 2" in status, status
         assert proposal_states(app.setup.ws)[2] == "pending"
@@ -173,10 +174,10 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
     async with app.run_test(size=SIZE) as pilot:
         await open_review(pilot)
         await pilot.press("j")
-        await pilot.pause(0.1)
+        await settled(pilot)
         await pilot.press("e")
-        await pilot.pause(1.0)
-        assert proposal_states(app.setup.ws)[2] == "accepted"
+        # The editor is a process of its own: wait for the accept it leads to.
+        await wait_until(pilot, lambda: proposal_states(app.setup.ws)[2] == "accepted")
     edited = REPLACEMENT.replace("Go", "Rust")
     assert applied and applied[0]["replacement"] == edited and applied[0]["edited"] is True
     with sqlite3.connect(app.setup.ws.db) as conn:
@@ -190,8 +191,8 @@ async def test_escape_goes_back_and_the_waiting_count_follows(app: JobtrackerApp
         await wait_until(pilot, lambda: "4 proposals waiting" in screen_text(app))
         await open_review(pilot)
         await pilot.press("a")
-        await pilot.pause(0.3)
+        await settled(pilot)
         await pilot.press("escape")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert isinstance(app.screen, DashboardScreen)
         await wait_until(pilot, lambda: "3 proposals waiting" in screen_text(app))

@@ -17,9 +17,17 @@ import pytest
 
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import Event, EventType
-from tests.tui.fixtures import make_workspace, screen_text, seed_postings, seed_review, wait_until
-from tui.app import JobtrackerApp, Phase
+from tests.tui.fixtures import (
+    make_workspace,
+    screen_text,
+    seed_postings,
+    seed_review,
+    shown,
+    wait_until,
+)
+from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
+from tui.host import Phase
 
 SIZES = [(80, 24), (160, 48)]
 T0 = datetime(2026, 11, 29, 10, 41, 0, tzinfo=UTC)
@@ -36,7 +44,9 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> JobtrackerApp:
 
 
 async def settle(pilot: Any) -> None:
-    await pilot.pause(0.4)
+    """Every read the screen started is done and shown; the dashboard has drawn the
+    live state as it is."""
+    await shown(pilot)
 
 
 def emit(app: JobtrackerApp, kind: str, label: str, type: EventType, seconds: float,
@@ -85,13 +95,25 @@ def test_dashboard_running(snap_compare: Any, app: JobtrackerApp,
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_review_status(snap_compare: Any, app: JobtrackerApp, size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["p", "wait:400"])
+    async def review_open(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=review_open)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_review_resume_edit(snap_compare: Any, app: JobtrackerApp,
                             size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["p", "wait:400", "j", "wait:200"])
+    async def resume_edit(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("p")
+        await settle(pilot)
+        await pilot.press("j")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=resume_edit)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
@@ -102,11 +124,16 @@ def test_matches(snap_compare: Any, app: JobtrackerApp, size: tuple[int, int]) -
         await wait_until(pilot, lambda: bool(getattr(app.screen, "matches", None)))
         # The detail pane is read by a second worker once a row is highlighted.
         await wait_until(pilot, lambda: "verdict strong" in screen_text(app))
+        await settle(pilot)
 
     assert snap_compare(app, terminal_size=size, run_before=matches_loaded)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_help(snap_compare: Any, app: JobtrackerApp, size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["wait:300", "question_mark",
-                                                        "wait:200"])
+    async def help_open(pilot: Any) -> None:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=help_open)

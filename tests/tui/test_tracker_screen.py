@@ -21,6 +21,7 @@ from tests.tui.fixtures import (
     screen_output,
     screen_text,
     seed_review,
+    settled,
     wait_until,
 )
 from tui.app import JobtrackerApp
@@ -55,7 +56,7 @@ def app(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> JobtrackerApp:
 
 
 async def _open(pilot: Any) -> ApplicationsScreen:
-    await pilot.pause(0.3)
+    await settled(pilot)
     await pilot.press("t")
     # The list is read by a worker: wait for it, not for a fixed time.
     await wait_until(pilot, lambda: isinstance(pilot.app.screen, ApplicationsScreen)
@@ -86,7 +87,7 @@ async def test_enter_shows_the_timeline_literally(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await _open(pilot)
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await settled(pilot)
         assert isinstance(app.screen, TimelineScreen)
         text = screen_text(app)
         assert "new → applied  (hand)" in text and "applied → interviewing  (hand)" in text
@@ -103,20 +104,20 @@ async def test_s_and_n_change_the_application_through_the_one_writer(
     async with app.run_test(size=SIZE) as pilot:
         await _open(pilot)
         await pilot.press("s")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert isinstance(app.screen, StatusPicker)
         await pilot.press("j", "enter")          # interviewing -> offer
-        await pilot.pause(0.4)
+        await settled(pilot)
         assert application_status(ws, 3) == "offer"
         await pilot.press("n")
-        await pilot.pause(0.2)
+        await settled(pilot)
         assert isinstance(app.screen, NoteInput)
         await pilot.press(*"ask [b]salary[/b]", "enter")
-        await pilot.pause(0.4)
+        await settled(pilot)
         await pilot.press("n", "escape")         # escape adds nothing
-        await pilot.pause(0.2)
+        await settled(pilot)
         await pilot.press("enter")
-        await pilot.pause(0.3)
+        await settled(pilot)
         text = screen_text(app)
         assert "interviewing → offer  (hand)" in text
         assert text.count("ask [b]salary[/b]") == 1
@@ -157,4 +158,9 @@ async def test_the_screen_shows_the_last_read_at_once_then_its_own_on_the_same_r
 @pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=lambda s: f"{s[0]}x{s[1]}")
 def test_applications_look(snap_compare: Any, app: JobtrackerApp,
                            size: tuple[int, int]) -> None:
-    assert snap_compare(app, terminal_size=size, press=["wait:300", "t", "wait:800"])
+    async def tracker_open(pilot: Any) -> None:
+        await settled(pilot)
+        await pilot.press("t")
+        await settled(pilot)
+
+    assert snap_compare(app, terminal_size=size, run_before=tracker_open)

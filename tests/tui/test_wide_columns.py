@@ -28,7 +28,8 @@ async def test_columns_come_at_160(tmp_path: Path, width: int, columns: bool) ->
         async with app.run_test(size=(width, 30)) as pilot:
             await pilot.press("r")
             await wait_until(pilot, lambda: app.screen.query_one(InFlightTable).row_count)
-            await pilot.pause(0.3)
+            await wait_until(pilot, lambda: "asking" in app.screen.query_one(InFlightTable)
+                             .render().plain)
             queue = app.screen.query_one(QueueTable).render().plain.splitlines()[0]
             assert ("aside" in queue and "failed" in queue) is columns, queue
             # After the phase: 15 cells when narrow; 25 and the token column when wide.

@@ -1,1 +1,49 @@
-"""One screen per module: dashboard, review, matches, help, and the small dialogs."""
+"""One screen per module, and the registry of the screens the dashboard opens by a key.
+
+Adding a screen is one module here and one entry in `SCREENS`: its name (the
+dashboard's action `open('NAME')` and the binding id `dashboard.NAME`), its key,
+its word in the footer, its tooltip (for `?` and ctrl+p) and how to make it. The
+dashboard takes its keys from this tuple when the app makes it
+(`dashboard_with`), so nothing else is told. The dashboard itself, the dialogs and
+the screens one of these opens (a posting's text, a packet, a timeline) are not
+listed: no key of the dashboard opens them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from textual.binding import Binding
+from textual.screen import Screen
+
+from tui.screens.applications import ApplicationsScreen
+from tui.screens.matches import MatchesScreen
+from tui.screens.review import ReviewScreen
+
+
+@dataclass(frozen=True)
+class Opened:
+    """A screen the dashboard opens by a key."""
+
+    name: str
+    key: str
+    title: str
+    tooltip: str
+    screen: Callable[[], Screen[Any]]
+
+    @property
+    def binding(self) -> Binding:
+        return Binding(self.key, f"open('{self.name}')", self.title,
+                       id=f"dashboard.{self.name}", tooltip=self.tooltip)
+
+
+SCREENS: tuple[Opened, ...] = (
+    Opened("review", "p", "Review", "review the proposals waiting", ReviewScreen),
+    Opened("matches", "m", "Matches", "scored matches, best first", MatchesScreen),
+    Opened("applications", "t", "Tracker",
+           "your applications by status, follow-ups due, the funnel", ApplicationsScreen),
+)
+
+__all__ = ["SCREENS", "Opened"]

@@ -4,14 +4,15 @@ funnel in text bars beside or below it; `enter` one application's timeline, `s` 
 status, `n` a note.
 
 Everything is read through `jobtracker.tracker` — the same rows `jobtracker
-applications` prints — and every change goes through `jobtracker.applications`.
+applications` prints — and every change goes through `jobtracker.applications`,
+both by way of tui/data.py.
 """
 
 from __future__ import annotations
 
 from datetime import date, datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -22,16 +23,14 @@ from textual.widgets import Footer, Input, Static
 
 from jobtracker.config import STATUSES
 from jobtracker.interviews.store import said
-from jobtracker.tracker import store as tracked
 from jobtracker.tracker.funnel import bars, counted
 from jobtracker.tracker.overview import Row, day
 from jobtracker.tracker.timeline import Timeline
+from tui import data
+from tui.host import Host
 from tui.literal import line
-from tui.screens.matches import StatusPicker
+from tui.screens.status_picker import StatusPicker
 from tui.widgets.pipeline import Line, PipelineList
-
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
 
 # Pipeline order: what is moving first, then what has stopped.
 ORDER = ("offer", "interviewing", "screening", "applied", "saved", "ghosted", "rejected",
@@ -97,7 +96,7 @@ class ApplicationsScreen(Screen[None]):
                 tooltip="back to the dashboard"),
     ]
 
-    app: JobtrackerApp
+    app: Host
 
     def __init__(self, today: date | None = None) -> None:
         super().__init__()
@@ -133,13 +132,13 @@ class ApplicationsScreen(Screen[None]):
 
     @work(exclusive=True, group="applications-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
-        found = await tracked.overview(self.app.db, self.app.setup.config.followup, self.today)
+        found = await data.overview(self.app.db, self.app.setup.config.followup, self.today)
         self.app.applications_read = found
         if keep is None and self.current is not None:
             keep = self.current.id
         self.show(found, keep)
 
-    def show(self, found: tracked.Overview, keep: int | None = None) -> None:
+    def show(self, found: data.Overview, keep: int | None = None) -> None:
         today = self.today
         groups: dict[str, list[Row]] = {status: [] for status in ORDER}
         for row in found.rows:
@@ -205,8 +204,8 @@ class ApplicationsScreen(Screen[None]):
         row = self.current
         if row is None:
             return
-        found = await tracked.timeline(self.app.db, row.id, self.app.setup.config.followup,
-                                       self.today)
+        found = await data.timeline(self.app.db, row.id, self.app.setup.config.followup,
+                                    self.today)
         if found is not None:
             await self.app.push_screen(TimelineScreen(found))
 
@@ -220,7 +219,7 @@ class ApplicationsScreen(Screen[None]):
     async def _set_status(self, row: Row, status: str | None) -> None:
         if status is None or status == row.status:
             return
-        await tracked.set_status(self.app.db, row.id, status)
+        await data.set_application_status(self.app.db, row.id, status)
         self.say(f"{row.company}: {status} (was {row.status})")
         await self.reload(keep=row.id)
 
@@ -234,7 +233,7 @@ class ApplicationsScreen(Screen[None]):
     async def _add_note(self, row: Row, text: str | None) -> None:
         if not text:
             return
-        await tracked.add_note(self.app.db, row.id, text)
+        await data.add_note(self.app.db, row.id, text)
         self.say(f"note added to {row.company}")
         await self.reload(keep=row.id)
 
@@ -269,6 +268,8 @@ class NoteInput(ModalScreen[str | None]):
 
 class TimelineScreen(Screen[None]):
     """One application's history, mail and notes, oldest first, shown literally."""
+
+    app: Host
 
     HELP_TITLE = "Timeline"
     BINDINGS: ClassVar[list[BindingType]] = [

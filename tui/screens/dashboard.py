@@ -5,13 +5,21 @@ written into the widgets inside one `batch_update()`, so a flood of events costs
 the UI a few redraws a second, never one per event. The queue is re-surveyed
 from the database when a stage ends, when a run starts or stops and after a fetch
 (`F`, tui/fetching.py), whose boards are logged one line each as they finish.
+The run's phase, surveys, decisions and the fetch's lines arrive as the app's
+news (tui/messages.py).
+
+The keys that open other screens come from their registry (tui/screens/__init__.py):
+`dashboard_with(SCREENS)` is this screen with a key for each, which is what the app
+shows. Textual reads a screen's keys, in order, from its class (`BINDINGS`: the
+footer, `?` and ctrl+p all read them there), so the registry makes the class.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 from datetime import datetime
-from typing import TYPE_CHECKING, ClassVar
+from functools import cache
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -22,19 +30,17 @@ from textual.widgets import Footer, Static
 
 from jobtracker.interviews.store import said
 from jobtracker.runner import TaskState
-from jobtracker.tracker import store as tracked
-from tui.data import waiting_count
-from tui.fetching import FetchEnded, FetchLine, age, has_postings, last_fetched
+from tui import data
+from tui.fetching import age
+from tui.host import Host, Phase
 from tui.literal import block, plain
-from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
+from tui.messages import DecisionsMade, FetchEnded, FetchLine, QueueSurveyed, RunChanged
+from tui.screens import SCREENS, Opened
 from tui.widgets.eventlog import EventLog
 from tui.widgets.header import HeaderLine
 from tui.widgets.inflight import InFlightTable
 from tui.widgets.progress import Progress, ProgressLine
 from tui.widgets.queue import QueueTable
-
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
 
 # Seconds between reads of the live state. Every refresh during a run repaints from
 # the queue down to the progress line (Textual composes the box around all the
@@ -48,41 +54,42 @@ LOG_EVERY = 1
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
-
-def next_interview_today(found: tracked.Overview) -> str:
+def next_interview_today(found: data.Overview) -> str:
     """`today 14:00 Acme`: the first interview still to come today, in this machine's
     time; "" when there is none."""
     now = datetime.now().astimezone()
     return next((text for text in (said(item, now) for item in found.interviews)
                  if text.startswith("today ")), "")
 
-class DashboardScreen(Screen[None]):
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("r", "start", "Start", id="dashboard.start",
-                tooltip="start the loop: every task in priority order"),
-        Binding("r", "pause", "Pause", id="dashboard.pause",
-                tooltip="admit no new units; the ones in flight finish"),
-        Binding("r", "resume", "Resume", id="dashboard.resume",
-                tooltip="admit units again"),
-        Binding("s", "stop", "Stop", id="dashboard.stop",
-                tooltip="stop after the units in flight; they are kept"),
-        Binding("p", "review", "Review", id="dashboard.review",
-                tooltip="review the proposals waiting"),
-        Binding("m", "matches", "Matches", id="dashboard.matches",
-                tooltip="scored matches, best first"),
-        Binding("t", "applications", "Tracker", id="dashboard.applications",
-                tooltip="your applications by status, follow-ups due, the funnel"),
-        # Not in the footer, which must fit 80 columns while a run adds `s Stop`:
-        # `?` and ctrl+p list it.
-        Binding("f", "filter", "Filter", id="dashboard.filter", show=False,
-                tooltip="show one task's events in the log (again: the next task, then all)"),
-        Binding("F", "fetch", "Fetch", id="dashboard.fetch",
-                tooltip="fetch the boards in sources.yaml now, a line per board in the log"),
-    ]
+
+# The run's keys come first in the footer, then the screens', then the log's.
+RUN_KEYS: list[BindingType] = [
+    Binding("r", "start", "Start", id="dashboard.start",
+            tooltip="start the loop: every task in priority order"),
+    Binding("r", "pause", "Pause", id="dashboard.pause",
+            tooltip="admit no new units; the ones in flight finish"),
+    Binding("r", "resume", "Resume", id="dashboard.resume",
+            tooltip="admit units again"),
+    Binding("s", "stop", "Stop", id="dashboard.stop",
+            tooltip="stop after the units in flight; they are kept"),
+]
+LOG_KEYS: list[BindingType] = [
+    # Not in the footer, which must fit 80 columns while a run adds `s Stop`:
+    # `?` and ctrl+p list it.
+    Binding("f", "filter", "Filter", id="dashboard.filter", show=False,
+            tooltip="show one task's events in the log (again: the next task, then all)"),
+    Binding("F", "fetch", "Fetch", id="dashboard.fetch",
+            tooltip="fetch the boards in sources.yaml now, a line per board in the log"),
+]
+
+
+class Dashboard(Screen[None]):
+    """The dashboard's workings; `dashboard_with` gives it its keys."""
 
     HELP_TITLE = "Dashboard"
     HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-narrow"), (120, "-wide")]
-    app: JobtrackerApp
+    OPENS: ClassVar[dict[str, Opened]] = {}    # the screens its keys open, by name
+    app: Host
 
     def __init__(self) -> None:
         super().__init__()
@@ -113,6 +120,8 @@ class DashboardScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        # The app's news arrives as this screen's own messages, even while it is covered.
+        self.app.news.subscribe(self, self.post_message, immediate=True)
         self.query_one("#queue-pane").border_title = "Queue"
         self.query_one("#events-pane").border_title = "Events"
         self.query_one("#in-flight-pane").border_title = "In flight"
@@ -133,13 +142,13 @@ class DashboardScreen(Screen[None]):
 
     @work(exclusive=True, group="survey", exit_on_error=False)
     async def refresh_queue(self) -> None:
-        self._show_states(await self.app.survey())
+        self._show_states(await data.survey(self.app.setup, self.app.model_reasons))
 
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
-        self._waiting = await waiting_count(self.app.db)
-        found = await tracked.overview(self.app.db, self.app.setup.config.followup,
-                                       self.app.clock.today())
+        self._waiting = await data.waiting_count(self.app.db)
+        found = await data.overview(self.app.db, self.app.setup.config.followup,
+                                    self.app.clock.today())
         self.app.applications_read = found
         self._due = found.summary["due"]
         self._interview = next_interview_today(found)
@@ -150,8 +159,8 @@ class DashboardScreen(Screen[None]):
     async def refresh_fetched(self) -> None:
         """The last fetch's time and whether there are postings at all."""
         db = self.app.db
-        self._fetched = await last_fetched(db)
-        self._no_postings = not await has_postings(db)
+        self._fetched = await data.last_fetched(db)
+        self._no_postings = not await data.has_postings(db)
         self._show_header()
         self._show_notice()
 
@@ -188,17 +197,18 @@ class DashboardScreen(Screen[None]):
     @on(RunChanged)
     def _run_changed(self, message: RunChanged) -> None:
         self._show_header()
-        if message.phase in ("running", "idle"):
+        if message.phase in (Phase.RUNNING, Phase.IDLE):
             self.refresh_queue()
             self.refresh_waiting()
-        if message.phase == "starting":
+        if message.phase is Phase.STARTING:
             self._reporter_errors_said = 0   # a new run: its reporters have said nothing
-        if message.phase == "idle":
+        if message.phase is Phase.IDLE:
             self.tick()
             self._say_reporter_errors()
             if self.app.notice:
                 self.query_one(EventLog).note(self.app.notice)
         self._show_notice()
+        self.refresh_bindings()   # which run keys apply follows the phase
 
     def tick(self) -> None:
         """Bring the widgets up to date with the live state (a few times a second)."""
@@ -229,20 +239,14 @@ class DashboardScreen(Screen[None]):
         """A reporter that stopped mid-run (events.jsonl on a full disk) is said once, as a
         notification, when it happens — or when the run ends, for a run too short for a
         refresh to see it; the run's closing notice repeats it."""
-        run = self.app.live_run
-        if run is not None:
-            lines = run.loop.reporter_error_lines
-        elif self.app.last_result is not None:
-            lines = self.app.last_result.reporter_errors
-        else:
-            return
+        lines = self.app.reporter_errors()
         for line in lines[self._reporter_errors_said:]:
             self.notify(plain(line), title="Events", severity="warning", markup=False,
                         timeout=10)
         self._reporter_errors_said = len(lines)
 
     def _title_in_flight(self, count: int) -> None:
-        waiting = self.app.live_run.loop.counts["waiting"] if self.app.live_run else 0
+        waiting = self.app.units_waiting()
         title = f"In flight {count}/{self.app.concurrency}"
         if waiting:
             title += f" · {waiting:,} queued"
@@ -252,7 +256,7 @@ class DashboardScreen(Screen[None]):
 
     def _show_header(self) -> None:
         app = self.app
-        phase = "fetching" if app.fetcher.busy else str(app.phase)
+        phase = "fetching" if app.fetching else str(app.phase)
         self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok, phase,
                                         age(self._fetched))
 
@@ -263,7 +267,7 @@ class DashboardScreen(Screen[None]):
 
     def _show_notice(self) -> None:
         notice = self.app.notice if not self.app.running else ""
-        if self._no_postings and not self.app.running and not self.app.fetcher.busy:
+        if self._no_postings and not self.app.running and not self.app.fetching:
             # Said instead of a bare "nothing to do": there is nothing because nothing came in.
             notice = self.no_postings_hint() if not notice or notice.startswith(
                 "nothing to do") else f"{notice}\n{self.no_postings_hint()}"
@@ -287,25 +291,24 @@ class DashboardScreen(Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Which of the run keys apply now: hidden (False) or dimmed (None) otherwise."""
-        phase = str(self.app.phase)
-        busy = phase in ("starting", "stopping")
-        fetching = self.app.fetcher.busy
+        phase = self.app.phase
+        busy = phase in (Phase.STARTING, Phase.STOPPING)
         if action == "start":
-            return (None if fetching else True) if phase == "idle" else False
+            return (None if self.app.fetching else True) if phase is Phase.IDLE else False
         # `F` is always live: while a run or another fetch goes, pressing it says why not.
         if action == "pause":
-            return True if phase == "running" else (None if busy else False)
+            return True if phase is Phase.RUNNING else (None if busy else False)
         if action == "resume":
-            return phase == "paused"
+            return phase is Phase.PAUSED
         if action == "stop":
-            return True if phase in ("running", "paused") else (None if busy else False)
+            return True if phase in (Phase.RUNNING, Phase.PAUSED) else (None if busy else False)
         return True
 
     def action_start(self) -> None:
         self.app.start_run()
 
     def action_fetch(self) -> None:
-        refused = self.app.fetcher.start()
+        refused = self.app.start_fetch()
         log = self.query_one(EventLog)
         if refused is not None:
             log.note(refused)
@@ -337,20 +340,9 @@ class DashboardScreen(Screen[None]):
     def action_stop(self) -> None:
         self.app.stop_run()
 
-    def action_review(self) -> None:
-        from tui.screens.review import ReviewScreen
-
-        self.app.push_screen(ReviewScreen())
-
-    def action_matches(self) -> None:
-        from tui.screens.matches import MatchesScreen
-
-        self.app.push_screen(MatchesScreen())
-
-    def action_applications(self) -> None:
-        from tui.screens.applications import ApplicationsScreen
-
-        self.app.push_screen(ApplicationsScreen())
+    def action_open(self, name: str) -> None:
+        """Open the registry's screen `name` (its key's action)."""
+        self.app.push_screen(self.OPENS[name].screen())
 
     def action_filter(self) -> None:
         log = self.query_one(EventLog)
@@ -361,3 +353,17 @@ class DashboardScreen(Screen[None]):
         log.set_filter(following)
         title = "Events" if following is None else f"Events — {following} only (f: next)"
         self.query_one("#events-pane").border_title = title
+
+
+@cache
+def dashboard_with(screens: tuple[Opened, ...]) -> type[Dashboard]:
+    """The dashboard with a key for each of `screens`, between the run's keys and the
+    log's; one class per registry, so the app's dashboard is always `DashboardScreen`
+    unless a test adds a screen."""
+    keys = [*RUN_KEYS, *(opened.binding for opened in screens), *LOG_KEYS]
+    return type("DashboardScreen", (Dashboard,), {
+        "__module__": __name__, "__doc__": Dashboard.__doc__, "BINDINGS": keys,
+        "OPENS": {opened.name: opened for opened in screens}})
+
+
+DashboardScreen = dashboard_with(SCREENS)

@@ -1,7 +1,7 @@
 """Matches: scored postings best first, why each scores what it does, and its status.
 
 `P` opens the selected match's application packet (tui/screens/packet.py), `u`
-copies its URL.
+copies its URL, `s` sets its status (tui/screens/status_picker.py).
 
 The list is `jobtracker matches`' own query (`jobtracker.ranking.matches.load_matches`),
 and a status is set through `jobtracker.applications`, as `jobtracker status`
@@ -10,29 +10,26 @@ sets it, so the screen and the command can never disagree.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
-from textual.containers import Vertical, VerticalScroll
+from textual.containers import VerticalScroll
 from textual.reactive import reactive
-from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, OptionList, Static
-from textual.widgets.option_list import Option
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Static
 
-from jobtracker.config import STATUSES
-from jobtracker.ranking.matches import Match, load_matches
+from jobtracker.ranking.matches import Match
 from tui import data
+from tui.host import Host
 from tui.literal import block, line
 from tui.screens.dismiss import DismissPicker
 from tui.screens.packet import PacketScreen
+from tui.screens.status_picker import StatusPicker
 from tui.screens.table_detail import TableDetail
-
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
 
 VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
 
@@ -155,10 +152,7 @@ class MatchesScreen(Screen[None]):
         Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
     ]
 
-    app: JobtrackerApp
-
-    def __init__(self) -> None:
-        super().__init__()
+    app: Host
 
     def compose(self):
         yield from LAYOUT.compose()
@@ -171,7 +165,7 @@ class MatchesScreen(Screen[None]):
 
     @work(exclusive=True, group="matches-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
-        self.matches = await load_matches(self.app.db, self.app.setup.profile,
+        self.matches = await data.matches(self.app.db, self.app.setup.profile,
                                           dismissed=self.showing_dismissed)
         self._fill(keep)
         if self.showing_dismissed:
@@ -325,51 +319,10 @@ class MatchesScreen(Screen[None]):
         await self.reload(keep=match.id)
 
 
-class StatusPicker(ModalScreen[str | None]):
-    """A short list of the application statuses; enter picks, escape cancels."""
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape", "cancel", "Cancel", id="status.cancel", tooltip="change nothing"),
-        Binding("j", "move(1)", "Next", id="status.next", show=False, tooltip="the next status"),
-        Binding("k", "move(-1)", "Previous", id="status.previous", show=False,
-                tooltip="the previous status"),
-    ]
-
-    def __init__(self, current: str | None) -> None:
-        super().__init__()
-        self.current = current
-
-    def compose(self):
-        with Vertical(id="dialog"):
-            yield Static("Set the application's status", id="question", markup=False)
-            yield OptionList(*(Option(Text(s + ("  (now)" if s == self.current else "")),
-                                      id=s) for s in STATUSES), id="statuses")
-            yield Static("enter pick   escape cancel", id="choices", markup=False)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        options = self.query_one(OptionList)
-        if self.current in STATUSES:
-            options.highlighted = STATUSES.index(self.current)
-        options.focus()
-
-    @on(OptionList.OptionSelected)
-    def _picked(self, event: OptionList.OptionSelected) -> None:
-        self.dismiss(event.option.id)
-
-    def action_cancel(self) -> None:
-        self.dismiss(None)
-
-    def action_move(self, step: int) -> None:
-        options = self.query_one(OptionList)
-        if step > 0:
-            options.action_cursor_down()
-        else:
-            options.action_cursor_up()
-
-
 class PostingScreen(Screen[None]):
     """One posting's text, scrollable, shown literally."""
+
+    app: Host
 
     HELP_TITLE = "Posting"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from rich.console import Group
 from rich.text import Text
@@ -22,19 +22,12 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from jobtracker import applications, store
-from jobtracker.clock import now_iso
-from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.run import find_packet, prepare
-from jobtracker.store import StoreError
-from jobtracker.yamlfile import ConfigError
+from jobtracker.prepare.run import find_packet
+from tui import data
+from tui.host import Host
 from tui.literal import block, line
 from tui.screens.table_detail import TableDetail
 
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
-
-PREPARE = applications.Source("prepare")
 MARKS = {"done": Text("✓", style="green"), "missing": Text("✗", style="bold red"),
          "optional": Text("·", style="dim")}
 
@@ -107,7 +100,7 @@ class PacketScreen(Screen[None]):
         Binding("escape", "back", "Back", id="packet.back", tooltip="back to the matches"),
     ]
 
-    app: JobtrackerApp
+    app: Host
 
     def __init__(self, posting_id: int, label: str) -> None:
         super().__init__()
@@ -142,18 +135,9 @@ class PacketScreen(Screen[None]):
         found = find_packet(self.app.setup.ws.home, self.posting_id)
         if found is None:
             self.say("preparing the packet (no model)…")
-            try:
-                ws = self.app.setup.ws
-                await prepare(ws.home, self.app.db, self.app.setup.profile,
-                              load_answers(ws / "answers.yaml"), now_iso(),
-                              ids=[self.posting_id], render=self.app.setup.config.render)
-            except ConfigError as exc:   # the file's name, not its long path: one short line
-                where = f"{exc.path.name}:{exc.line}" if exc.line else exc.path.name
-                what = f"{exc.field}: {exc.message}" if exc.field else exc.message
-                self.say(f"cannot prepare: {where}: {what}")
-                return
-            except StoreError as exc:
-                self.say(f"cannot prepare: {exc}")
+            refused = await data.prepare_packet(self.app.setup, self.posting_id)
+            if refused is not None:
+                self.say(f"cannot prepare: {refused}")
                 return
             found = find_packet(self.app.setup.ws.home, self.posting_id)
         self.folder = found.parent if found else None
@@ -225,15 +209,11 @@ class PacketScreen(Screen[None]):
 
     @work(exclusive=True, group="packet-applied", exit_on_error=False)
     async def action_applied(self) -> None:
-        async with store.connect(self.app.db) as conn, store.write(conn):
-            found = await applications.find(conn, posting_id=self.posting_id)
-            current = found.status if found else None
-            if not applications.status_change_applies(current, "applied"):
-                # Never takes an interview back to 'applied', nor writes a non-change.
-                self.say(f"{self.label}: already {current}; not changed")
-                return
-            change = await applications.set_status(conn, "applied", now_iso(), PREPARE,
-                                                   posting_id=self.posting_id)
+        change, current = await data.set_applied(self.app.db, self.posting_id)
+        if change is None:
+            # Never takes an interview back to 'applied', nor writes a non-change.
+            self.say(f"{self.label}: already {current}; not changed")
+            return
         was = "new application" if change.created else f"was {change.before}"
         self.say(f"{self.label}: applied ({was})")
 

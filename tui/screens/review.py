@@ -4,7 +4,8 @@ Left, the proposals still to decide (and those decided while this screen is
 open, with their ✓/✗), under a heading per posting; right, the selected one in
 full. Every decision goes to the database at once through jobtracker.proposals,
 then the list is reloaded from it: the screen keeps nothing the database lacks
-except which proposals it decided, to keep showing them.
+except which proposals it decided, to keep showing them. What each proposal
+says is its kind's (`jobtracker.proposals`): this screen names no kind.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import shlex
 import tempfile
 from collections import Counter
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on, work
@@ -28,12 +29,10 @@ from textual.widgets.option_list import Option
 
 from jobtracker.proposals import Decision
 from tui import data
+from tui.host import Host
 from tui.literal import line
 from tui.messages import DecisionsMade
 from tui.proposal_view import detail, group_heading, list_entry
-
-if TYPE_CHECKING:
-    from tui.app import JobtrackerApp
 
 
 def summary_line(items: list[data.ReviewItem]) -> Text:
@@ -52,7 +51,7 @@ def summary_line(items: list[data.ReviewItem]) -> Text:
     return text
 
 
-async def edit_in_editor(app: JobtrackerApp, text: str) -> str | None:
+async def edit_in_editor(app: Host, text: str) -> str | None:
     """`text` as the user left it in $VISUAL/$EDITOR, or None when the editor failed.
 
     The terminal is handed over with `App.suspend()`; the editor runs as an async
@@ -102,7 +101,7 @@ class ReviewScreen(Screen[None]):
         Binding("escape", "back", "Back", id="review.back", tooltip="back to the dashboard"),
     ]
 
-    app: JobtrackerApp
+    app: Host
 
     def __init__(self) -> None:
         super().__init__()
@@ -260,7 +259,7 @@ class ReviewScreen(Screen[None]):
         following = self._first_undecided(after=option if option is not None else -1)
         if following is not None:
             self.query_one(OptionList).highlighted = following
-        self.app.post_to_screens(DecisionsMade())
+        self.app.news.publish(DecisionsMade())
 
     def _report(self, decisions: list[Decision]) -> None:
         refused = [d for d in decisions if not d.ok]
@@ -283,7 +282,7 @@ class ReviewScreen(Screen[None]):
             self.decided.add(decision.id)   # pending again; keep it in view
         self.items = await data.load_review(self.app.db, self.app.home, self.decided)
         self._fill(decision.id)
-        self.app.post_to_screens(DecisionsMade())
+        self.app.news.publish(DecisionsMade())
 
     @work(exclusive=True, group="review-decide", exit_on_error=False)
     async def action_edit(self) -> None:
@@ -306,4 +305,4 @@ class ReviewScreen(Screen[None]):
         self._report(decisions)
         self.items = await data.load_review(self.app.db, self.app.home, self.decided)
         self._fill(item.proposal.id)
-        self.app.post_to_screens(DecisionsMade())
+        self.app.news.publish(DecisionsMade())
