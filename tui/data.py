@@ -25,7 +25,6 @@ from jobtracker.clock import now_iso
 from jobtracker.config import Followup, Profile
 from jobtracker.learning import dismissals
 from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.run import prepare
 from jobtracker.proposals import Decision, Line, Proposal
 from jobtracker.ranking.matches import Match, load_matches
 from jobtracker.runner import Setup, TaskState
@@ -208,6 +207,8 @@ async def add_note(db: Path, application_id: int, text: str) -> None:
 async def prepare_packet(setup: Setup, posting_id: int) -> str | None:
     """Write the posting's application packet as `jobtracker prepare POSTING` does (no
     model); None when written, else why not, in one short line."""
+    from jobtracker.prepare.run import prepare  # with the renderer: loaded when needed
+
     ws = setup.ws
     try:
         await prepare(ws.home, ws.db, setup.profile, load_answers(ws / "answers.yaml"),

@@ -22,7 +22,6 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from jobtracker.prepare.run import find_packet
 from tui import data
 from tui.host import Host
 from tui.literal import block, line
@@ -132,6 +131,10 @@ class PacketScreen(Screen[None]):
 
     @work(exclusive=True, group="packet-load", exit_on_error=False)
     async def load(self) -> None:
+        # prepare.run brings the document renderer (~150 ms of imports): loaded the first
+        # time a packet opens, not when the app starts.
+        from jobtracker.prepare.run import find_packet
+
         found = find_packet(self.app.setup.ws.home, self.posting_id)
         if found is None:
             self.say("preparing the packet (no model)…")
