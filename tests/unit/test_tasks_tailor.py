@@ -18,7 +18,7 @@ from jobtracker import proposals, store
 from jobtracker.cli import main
 from jobtracker.config import Config, Profile
 from jobtracker.resume import text_hash
-from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, ordered
+from jobtracker.tasks import REGISTRY, Context, Unit, ordered
 from jobtracker.tasks.tailor import MAX_EDITS, SCHEMA, TailorTask
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
@@ -238,8 +238,8 @@ async def test_an_invented_original_is_dropped(conn: aiosqlite.Connection) -> No
     result = TASK.parse(unit, {"edits": [invented, GOOD]}, make_ctx())
     assert [e["original"] for e in result["edits"]] == [GOOD["original"]]
     assert "not a line, bullet or sentence" in result["dropped"][0]
-    with pytest.raises(NoAnswer, match="not a line, bullet or sentence"):
-        TASK.parse(unit, {"edits": [invented]}, make_ctx())
+    alone = TASK.parse(unit, {"edits": [invented]}, make_ctx())
+    assert alone["edits"] == [] and "not a line, bullet or sentence" in alone["dropped"][0]
 
 
 async def test_an_invented_skill_is_dropped_unless_keywords_hold_it(
@@ -248,20 +248,19 @@ async def test_an_invented_skill_is_dropped_unless_keywords_hold_it(
     skill = {"original": "Wrote PostgreSQL migrations.",
              "replacement": "Wrote PostgreSQL migrations and ran them on Kubernetes.",
              "reason": "the posting uses Kubernetes"}
-    with pytest.raises(NoAnswer, match="Kubernetes"):
-        TASK.parse(unit, {"edits": [skill]}, make_ctx())
+    assert "Kubernetes" in TASK.parse(unit, {"edits": [skill]}, make_ctx())["dropped"][0]
     lower = {**skill, "replacement": "Wrote PostgreSQL migrations for kubernetes jobs."}
-    with pytest.raises(NoAnswer, match="kubernetes"):          # the posting's name, lowercased
-        TASK.parse(unit, {"edits": [lower]}, make_ctx())
+    # the posting's name, lowercased
+    assert "kubernetes" in TASK.parse(unit, {"edits": [lower]}, make_ctx())["dropped"][0]
     allowed = make_ctx(keywords="keywords: [kafka, kubernetes]\n")
     result = TASK.parse(unit, {"edits": [skill]}, allowed)
     assert result["edits"][0]["replacement"] == skill["replacement"]
 
 
-async def test_an_empty_answer_is_no_answer(conn: aiosqlite.Connection) -> None:
+async def test_an_empty_answer_is_an_answer_that_changes_nothing(
+        conn: aiosqlite.Connection) -> None:
     unit = await one_unit(conn)
-    with pytest.raises(NoAnswer, match=r"no grounded edit \(0 dropped\)"):
-        TASK.parse(unit, {"edits": []}, make_ctx())
+    assert TASK.parse(unit, {"edits": []}, make_ctx()) == {"edits": [], "dropped": []}
 
 
 async def test_overlapping_edits_in_one_answer_keep_the_first(
@@ -404,6 +403,44 @@ def test_work_then_accept_writes_the_tailored_resume(
         assert hashlib.sha256((ws.home / "resume.md").read_bytes()).hexdigest() == resume_sha
 
         # Nothing left to ask; a second run asks nothing.
+        assert main([*home, "work", "--task", "tailor"]) == 0
+        assert server.chat_count == 1
+
+
+def ungrounded_answer(body: dict[str, Any]) -> dict[str, Any]:
+    return {"edits": [{"original": "Built a Python service that processed 2M events a day.",
+                       "replacement": "Built a Python service on Kubernetes.",
+                       "reason": "invented"}]}
+
+
+def test_no_grounded_edit_is_a_recorded_answer_the_run_exits_0_and_asks_it_once(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A night whose model found nothing to change is a good night: exit 0 (a timer's
+    unit stays green), the answer is recorded with what it dropped, nothing is
+    proposed, the unit is never set aside, and the next run does not ask again."""
+    with ModelServer(answer=ungrounded_answer) as server:
+        ws = Workspace(tmp_path / "home")
+        ws.init()
+        (ws.home / "profile.yaml").write_text("prose: Backend engineer\nlevels: [senior]\n")
+        (ws.home / "plugins.yaml").write_text(
+            "tasks: {level: false, judge: false, inbox: false, tailor: true, "
+            "coverletter: false}\n")
+        (ws.home / "config.yaml").write_text(
+            f"llm:\n  url: {server.url}\n  model: test-model\n  retries: 1\n  timeout: 5\n")
+        (ws.home / "resume.md").write_text(RESUME, encoding="utf-8")
+        (ws.home / "keywords.yaml").write_text(KEYWORDS, encoding="utf-8")
+        home = ["--home", str(ws.home)]
+        assert main([*home, "check"]) == 0          # creates the database
+        seed_scored_match(ws)
+        capsys.readouterr()
+        assert main([*home, "work", "--task", "tailor"]) == 0
+        out = capsys.readouterr().out
+        assert "1 finished, 0 failed" in out
+        with raw_connect(ws.db) as db:
+            assert db.execute("SELECT edits, dropped FROM resume_suggestions "
+                              "WHERE posting_id = 3").fetchall() == [(0, 1)]
+            assert db.execute("SELECT COUNT(*) FROM proposals").fetchone()[0] == 0
+            assert db.execute("SELECT COUNT(*) FROM task_attempts").fetchone()[0] == 0
         assert main([*home, "work", "--task", "tailor"]) == 0
         assert server.chat_count == 1
 
