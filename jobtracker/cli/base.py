@@ -80,6 +80,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                        "(instead of config.yaml's llm.url or llm.gguf)")
     model.add_argument("--gguf", metavar="PATH", help="serve this GGUF model file with an "
                        "embedded llama.cpp server for this run (needs the [local] extra)")
+    parser.add_argument("--model", metavar="NAME", help="ask this model, for every task, in "
+                        "this run (instead of config.yaml's llm.model and llm.models)")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -96,7 +98,8 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
     return RunOptions(
         task=task or getattr(args, "task", None), budget=getattr(args, "budget", None),
         concurrency=getattr(args, "concurrency", None), llm_url=getattr(args, "llm_url", None),
-        gguf=getattr(args, "gguf", None), continuous=continuous,
+        gguf=getattr(args, "gguf", None), model=getattr(args, "model", None),
+        continuous=continuous,
         deadline=getattr(args, "deadline", None),
         reask_stale_prompts=getattr(args, "reask_stale_prompts", False))
 

@@ -48,7 +48,7 @@ def cmd_model(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.modelcheck import format_text, run_check
     from jobtracker.modelcheck.adapter import load_setup
 
-    setup = load_setup(ws, args.llm_url, args.gguf)
+    setup = load_setup(ws, args.llm_url, args.gguf, args.model)
     if setup.config.llm.gguf is not None:
         _progress(f"model check: starting the embedded model {setup.config.llm.gguf.name}; "
                   "loading can take a while")
