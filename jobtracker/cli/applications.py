@@ -19,6 +19,7 @@ from datetime import date
 from typing import Any
 
 from jobtracker import applications, clock, store, tracker
+from jobtracker.applications import NO_APPLICATION
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
 from jobtracker.config import STATUSES
 from jobtracker.text import clean_text, one_line
@@ -163,7 +164,7 @@ def format_timeline(found: tracker.Timeline) -> str:
         d = entry.data
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
-            text = f"{d['from'] or 'new'} → {d['to']} ({source})"
+            text = f"{d['from'] or NO_APPLICATION} → {d['to']} ({source})"
             if d["evidence"]:
                 text += f': "{d["evidence"]}"'
         elif entry.kind == "message":

@@ -125,7 +125,7 @@ def _configure_status(parser: argparse.ArgumentParser) -> None:
 async def set_status(db: Path, posting_id: int, status: str, now: str) -> tuple[str, str | None]:
     """Set (creating if need be) the application for a posting, by hand.
 
-    Returns the posting's label and the status it had before (None: new application).
+    Returns the posting's label and the status it had before (None: no application).
     Raises LookupError when there is no such posting.
     """
     async with store.connect(db) as conn, store.write(conn):
@@ -153,6 +153,6 @@ def cmd_status(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"jobtracker: no posting with id {args.posting} "
               "(`jobtracker matches` lists posting ids)", file=sys.stderr)
         return EXIT_USAGE
-    was = "new application" if before is None else f"was {before}"
+    was = f"was {before or applications.NO_APPLICATION}"
     print(f"posting {args.posting} ({label}): {status} ({was})")
     return EXIT_OK

@@ -105,7 +105,7 @@ async def _release(conn: aiosqlite.Connection, proposal: Proposal, application_i
 # --- how it is shown ---------------------------------------------------------------------
 
 def _brief(proposal: Proposal) -> str:
-    before = proposal.payload.get("from_status") or "none"
+    before = proposal.payload.get("from_status") or applications.NO_APPLICATION
     return f"{before} → {proposal.payload.get('to_status', '?')}"
 
 
@@ -116,10 +116,10 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
     payload = proposal.payload
     found = await _target(conn, proposal)
     now = found.status if found else None
-    change = [Span(one_line(payload.get("from_status") or "no application")), Span(" → "),
+    change = [Span(one_line(payload.get("from_status") or applications.NO_APPLICATION)), Span(" → "),
               Span(one_line(payload.get("to_status") or "?"), "strong")]
     if now != payload.get("from_status"):
-        change.append(Span(f"   (now {one_line(now or 'no application')})", "note"))
+        change.append(Span(f"   (now {one_line(now or applications.NO_APPLICATION)})", "note"))
     message = payload.get("message") if isinstance(payload.get("message"), dict) else {}
     lines = [field("Status", tuple(change))]
     if payload.get("state"):

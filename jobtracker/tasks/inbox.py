@@ -19,6 +19,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications, proposals
+from jobtracker.applications import NO_APPLICATION
 from jobtracker.mail.link import uncertain_companies
 from jobtracker.tasks import scheduling
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
@@ -341,7 +342,7 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
         prompt_version=prompt_version,
         posting_id=posting_id, application_id=application.id if application else None,
         input_hash=f"{application.id if application else ''}:{current or ''}",
-        summary=one_line(f"{who}: {current or 'no application'} → {target} "
+        summary=one_line(f"{who}: {current or NO_APPLICATION} → {target} "
                          f"({result['state']}: {result['evidence']})", 200),
         payload={"to_status": target, "from_status": current, "company": company,
                  **({"uncertain_companies": uncertain} if uncertain else {}),

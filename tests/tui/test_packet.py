@@ -20,6 +20,7 @@ from tests.tui.fixtures import (
     make_workspace,
     screen_text,
     seed_review,
+    wait_until,
 )
 from tui.app import JobtrackerApp
 from tui.clock import FrozenClock
@@ -129,10 +130,14 @@ async def test_A_marks_the_application_applied(app: JobtrackerApp) -> None:
         await pilot.press("A")
         await pilot.pause(0.3)
         assert application_status(ws, 2) == "applied"
-        assert "applied (new application)" in screen_text(app)
+        assert "applied (was no application)" in screen_text(app)
         await pilot.press("escape")
         await pilot.pause(0.2)
         assert isinstance(app.screen, MatchesScreen)
+        # Back on the list, the row says what the packet's A did.
+        table = app.screen.query_one(DataTable)
+        await wait_until(pilot, lambda: table.get_row("2")[3].plain == "applied")
+        assert app.screen.current.id == 2, "the cursor stays on the posting"
 
 
 async def test_an_existing_packet_opens_without_reading_the_form_again(

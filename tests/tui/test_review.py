@@ -56,7 +56,7 @@ async def test_p_opens_the_proposals_grouped_by_posting(app: JobtrackerApp) -> N
         assert "4 waiting: 1 resume_edit · 3 status · 1 stale" in text
         assert "Acme — Staff Engineer  1.30" in text
         assert "● status applied → interviewing" in text
-        assert "! status none → applied" in text
+        assert "! status no application → applied" in text
         # The first proposal is selected: the status change with its evidence in context.
         assert screen.current is not None and screen.current.proposal.id == 1
         assert "Subject  Your application" in text

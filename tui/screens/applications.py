@@ -20,6 +20,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
+from jobtracker.applications import NO_APPLICATION
 from jobtracker.config import STATUSES
 from jobtracker.interviews.store import said
 from jobtracker.tracker import store as tracked
@@ -315,7 +316,7 @@ def timeline_text(found: Timeline) -> Text:
         text.append(f"{entry.kind:<8}", style=STYLES[entry.kind])
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
-            text.append(f"{d['from'] or 'new'} → {d['to']}  ({source})")
+            text.append(f"{d['from'] or NO_APPLICATION} → {d['to']}  ({source})")
             if d["evidence"]:
                 text.append("\n" + " " * 20)
                 text.append_text(line(f"“{d['evidence']}”", style="italic"))

@@ -234,7 +234,7 @@ class PacketScreen(Screen[None]):
                 return
             change = await applications.set_status(conn, "applied", now_iso(), PREPARE,
                                                    posting_id=self.posting_id)
-        was = "new application" if change.created else f"was {change.before}"
+        was = f"was {change.before or applications.NO_APPLICATION}"
         self.say(f"{self.label}: applied ({was})")
 
     def action_back(self) -> None:
