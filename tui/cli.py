@@ -94,11 +94,12 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
                         finish=lambda out: after_run(ws, out) or send_digest(ws, out))
-    return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
+    return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model,
+                        demo=demo)
 
 
 def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *,
-                 demo_model: bool = False) -> int:
+                 demo_model: bool = False, demo: DemoSession | None = None) -> int:
     # Imported here, never at the top: `--run` must not load Textual.
     import asyncio
 
@@ -110,6 +111,8 @@ def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *
     # StoreError exits 2 in main()), never shown as an empty queue.
     asyncio.run(store.check_usable(ws.db))
     app = JobtrackerApp(setup, options, demo_model=demo_model)
+    if demo is not None and demo.boards is not None:
+        app.fetcher.localize = demo.boards.localize     # F reads the demo's own boards
     try:
         app.run(mouse=not args.no_mouse)
     finally:

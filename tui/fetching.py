@@ -11,6 +11,7 @@ the closing line) and the age of the last fetch for the header.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -53,6 +54,9 @@ class Fetcher:
     def __init__(self, app: JobtrackerApp) -> None:
         self.app = app
         self.worker: Worker[list[BoardResult]] | None = None
+        # Where the boards are read from, when not their real addresses: the demo's
+        # own copy on loopback (jobtracker.demo.load.DemoBoards.localize).
+        self.localize: Callable[[Sources], Sources] | None = None
 
     @property
     def busy(self) -> bool:
@@ -70,6 +74,8 @@ class Fetcher:
             sources = app.setup.ws.sources()
         except ConfigError as exc:
             return f"not fetched: {one_line(str(exc))}"
+        if self.localize is not None:
+            sources = self.localize(sources)
         total = len(all_targets(sources))
         if not total and AlertSettings.of(app.setup.config) is None:
             return f"nothing to fetch: {path} names no board or feed yet; add some there"
@@ -155,11 +161,27 @@ def age(last: str | None, moment: datetime | None = None) -> str:
     return "fetched just now"
 
 
+FETCH_FAILED = "last fetch failed"
+
+
 async def last_fetched(db: Path) -> str | None:
-    """When a board was last fetched (the boards table's newest `last_fetched`)."""
+    """When a board was last fetched *successfully* (the newest `last_ok`), or
+    FETCH_FAILED when every board's latest attempt failed: a fetch that reached no
+    board must not read as a fresh one."""
     async with store.connect(db) as conn:
-        row = await (await conn.execute("SELECT MAX(last_fetched) FROM boards")).fetchone()
-    return row[0] if row else None
+        row = await (await conn.execute(
+            "SELECT MAX(last_ok), COUNT(last_fetched), "
+            "COUNT(CASE WHEN last_fetched IS NOT NULL AND last_error IS NULL THEN 1 END) "
+            "FROM boards")).fetchone()
+    if row is None:
+        return None
+    newest_ok, tried, ok = row
+    return FETCH_FAILED if tried and not ok else newest_ok
+
+
+def fetched_label(last: str | None, moment: datetime | None = None) -> str:
+    """What the header says of `last_fetched`'s answer."""
+    return last if last == FETCH_FAILED else age(last, moment)
 
 
 async def has_postings(db: Path) -> bool:

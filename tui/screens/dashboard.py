@@ -24,7 +24,7 @@ from jobtracker.interviews.store import said
 from jobtracker.runner import TaskState
 from jobtracker.tracker import store as tracked
 from tui.data import waiting_count
-from tui.fetching import FetchEnded, FetchLine, age, has_postings, last_fetched
+from tui.fetching import FetchEnded, FetchLine, fetched_label, has_postings, last_fetched
 from tui.literal import block, plain
 from tui.messages import DecisionsMade, QueueSurveyed, RunChanged
 from tui.widgets.eventlog import EventLog
@@ -254,7 +254,7 @@ class DashboardScreen(Screen[None]):
         app = self.app
         phase = "fetching" if app.fetcher.busy else str(app.phase)
         self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok, phase,
-                                        age(self._fetched))
+                                        fetched_label(self._fetched))
 
     def no_postings_hint(self) -> str:
         path = self.app.home / "sources.yaml"
