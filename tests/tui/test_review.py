@@ -133,6 +133,22 @@ async def test_upper_case_decides_every_remaining_one_in_the_group(
         assert application_status(ws, 3) == "applied"
 
 
+async def test_u_after_an_upper_case_key_undoes_every_decision_it_made(
+        app: JobtrackerApp) -> None:
+    ws = app.setup.ws
+    async with app.run_test(size=SIZE) as pilot:
+        await open_review(pilot)
+        before = proposal_states(ws)
+        await pilot.press("X")
+        await wait_until(pilot, lambda: proposal_states(ws)[1] == "rejected")
+        await pilot.press("u")
+        await wait_until(pilot, lambda: proposal_states(ws) == before)
+        assert "undid rejecting 3 proposals decided together: 1, 2, 3" in screen_text(app)
+        await pilot.press("u")                   # nothing was decided before the X
+        await wait_until(pilot, lambda: "nothing to undo" in screen_text(app))
+        assert proposal_states(ws) == before
+
+
 async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(
         app: JobtrackerApp) -> None:
     """The diff's -/+ marks are characters, not colour. The workspace's resume.md does not
