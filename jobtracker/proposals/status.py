@@ -116,7 +116,8 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
     payload = proposal.payload
     found = await _target(conn, proposal)
     now = found.status if found else None
-    change = [Span(one_line(payload.get("from_status") or applications.NO_APPLICATION)), Span(" → "),
+    before = payload.get("from_status") or applications.NO_APPLICATION
+    change = [Span(one_line(before)), Span(" → "),
               Span(one_line(payload.get("to_status") or "?"), "strong")]
     if now != payload.get("from_status"):
         change.append(Span(f"   (now {one_line(now or applications.NO_APPLICATION)})", "note"))
