@@ -24,6 +24,7 @@ from jobtracker.cli import (
     proposals,
     render,
     setup,
+    sources,
     work,
 )
 from jobtracker.cli.base import EXIT_USAGE, Command, Parser, add_home, existing_workspace, guarded
@@ -35,7 +36,7 @@ COMMANDS: tuple[Command, ...] = (
     learn.cmd_learn, matches.cmd_matches, matches.cmd_status, model.cmd_model,
     notify.cmd_digest, notify.cmd_interviews,
     postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, render.cmd_render,
-    render.cmd_resume, setup.cmd_init, setup.cmd_check,
+    render.cmd_resume, setup.cmd_init, setup.cmd_check, sources.cmd_sources,
     work.cmd_work, work.cmd_resolve, work.cmd_rank,
 )
 
