@@ -69,6 +69,7 @@ def test_list_names_every_source_with_its_last_fetch(ws: Workspace, capsys) -> N
 
 def test_listing_a_new_workspace_creates_no_database(ws: Workspace, capsys) -> None:
     code, out, _ = run(ws, capsys)
+    assert "no boards or feeds yet" in out or "name" in out
     assert code == 0 and not ws.db.exists()
 
 
