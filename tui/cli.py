@@ -32,7 +32,7 @@ from jobtracker.cli.base import (
     run_options,
 )
 from jobtracker.run.setup import RunOptions
-from jobtracker.workspace import Workspace, resolve_home
+from jobtracker.workspace import Workspace, private_files, resolve_home
 
 if TYPE_CHECKING:
     from jobtracker.demo.session import DemoSession
@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.local and (not args.demo or args.llm_url or args.gguf):
         parser.error("--local goes with --demo, and replaces --llm-url and --gguf")
-    return guarded("jobtracker-tui", lambda: _start(args))
+    with private_files():     # as for `jobtracker`: what the app writes stays private
+        return guarded("jobtracker-tui", lambda: _start(args))
 
 
 def _start(args: argparse.Namespace) -> int:

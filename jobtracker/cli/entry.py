@@ -28,7 +28,7 @@ from jobtracker.cli import (
     work,
 )
 from jobtracker.cli.base import EXIT_USAGE, Command, Parser, add_home, existing_workspace, guarded
-from jobtracker.workspace import Workspace, resolve_home
+from jobtracker.workspace import Workspace, private_files, resolve_home
 
 # One entry per subcommand, in the order `jobtracker --help` lists them.
 COMMANDS: tuple[Command, ...] = (
@@ -71,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         chosen = ws if command.creates_workspace else existing_workspace(ws)
         return command.run(args, chosen)
 
-    return guarded("jobtracker", body)
+    with private_files():     # everything a command writes is its user's alone
+        return guarded("jobtracker", body)
 
 
 if __name__ == "__main__":
