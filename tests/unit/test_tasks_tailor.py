@@ -322,8 +322,11 @@ async def test_the_label_is_bounded_by_max_edits(conn: aiosqlite.Connection) -> 
         assert await TASK.apply(conn, unit, result, ctx, "m") == str(MAX_EDITS)
 
 
-async def test_a_resume_edit_makes_earlier_proposals_stale(conn: aiosqlite.Connection,
-                                                           tmp_path: Path) -> None:
+async def test_a_resume_edit_re_asks_and_the_new_answer_supersedes_the_pending_edits(
+        conn: aiosqlite.Connection, tmp_path: Path) -> None:
+    """Editing resume.md re-asks (the question changed); until that answer arrives, a
+    pending edit whose own line is unchanged stays acceptable; the answer for the new
+    resume then replaces it."""
     home = tmp_path / "home"
     home.mkdir()
     (home / "resume.md").write_text(RESUME, encoding="utf-8")
@@ -332,12 +335,19 @@ async def test_a_resume_edit_makes_earlier_proposals_stale(conn: aiosqlite.Conne
     await tailor(conn, unit, make_ctx())
     (pid,) = [p.id for p in await proposals.list_proposals(conn, home)]
     assert (await proposals.get(conn, pid, home)).state == "pending"
-    (home / "resume.md").write_text(RESUME.replace("Ada", "Ada L."), encoding="utf-8")
-    assert (await proposals.get(conn, pid, home)).state == "stale"
+    edited = RESUME.replace("Ada", "Ada L.")
+    (home / "resume.md").write_text(edited, encoding="utf-8")
+    assert (await proposals.get(conn, pid, home)).state == "pending", "its own line is as it was"
+    (again,) = await TASK.pending(conn, make_ctx(resume=edited))
+    assert again.unit_key != unit.unit_key, "the new resume is a new question"
+    await tailor(conn, again, make_ctx(resume=edited), [ALSO_GOOD])
+    old = await proposals.get(conn, pid, home)
+    assert old.state == "stale" and "newer tailor answer" in old.stale_reason
+    (new,) = [p for p in await proposals.list_proposals(conn, home) if p.id != pid]
+    assert new.state == "pending"
     async with store.write(conn):
         await conn.execute("UPDATE postings SET description = 'x' WHERE id = 1")
-    (home / "resume.md").write_text(RESUME, encoding="utf-8")
-    assert (await proposals.get(conn, pid, home)).stale_reason == (
+    assert (await proposals.get(conn, new.id, home)).stale_reason == (
         "the posting's description changed since it was made")
 
 
