@@ -95,6 +95,7 @@ async def test_P_prepares_the_packet_and_shows_each_field_with_its_answer(
         assert table.row_count == len(screen.fields) > 6
         text = screen_text(app)
         assert "employer's form, 1 required left" in text
+        assert "1 edit to review" in text, "Acme's pending resume edit is not in the packet"
         assert "Ada" in text and "identity.first_name" in text
         assert "apply: https://jobs.example/1" in text
         assert HOSTILE_TITLE.split(" ")[0] in text, "the hostile label is shown literally"

@@ -27,6 +27,7 @@ from jobtracker.clock import now_iso
 from jobtracker.prepare.answers import load_answers
 from jobtracker.prepare.run import find_packet, prepare
 from jobtracker.store import StoreError
+from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
 from tui.literal import block, line
 from tui.screens.table_detail import TableDetail
@@ -37,6 +38,9 @@ if TYPE_CHECKING:
 PREPARE = applications.Source("prepare")
 MARKS = {"done": Text("✓", style="green"), "missing": Text("✗", style="bold red"),
          "optional": Text("·", style="dim")}
+
+# The packet's proposals still to decide, in the words its one summary line has room for.
+SHORT_NAMES = {"resume_edit": ("edit", "edits"), "letter": ("letter", "letters")}
 
 
 def answer_text(field: dict[str, Any]) -> str:
@@ -176,9 +180,18 @@ class PacketScreen(Screen[None]):
         missing = (self.packet or {}).get("unresolved_required") or []
         form = "employer's form" if (self.packet or {}).get("form") == "greenhouse" \
             else "standard set"
-        summary = line(f" Packet ─ {self.label}", style="bold")
-        summary.append(f" ─ {form}, {len(missing)} required left" if missing
-                       else f" ─ {form}, all required answered")
+        tail = Text(f" ─ {form}, {len(missing)} required left" if missing
+                    else f" ─ {form}, all required answered")
+        waiting = (self.packet or {}).get("waiting")
+        if isinstance(waiting, dict) and any(waiting.values()):
+            # The packet was made without them: its resume.md is the master, no letter.
+            parts = [f"{count} {SHORT_NAMES[kind][count != 1]}"
+                     for kind, count in waiting.items() if kind in SHORT_NAMES and count]
+            tail.append(f" ─ {', '.join(parts)} to review", style="yellow")
+        # The label gives way, so what the packet lacks still shows at 80 columns.
+        room = max(12, self.app.size.width - len(" Packet ─ ") - tail.cell_len)
+        summary = line(f" Packet ─ {one_line(self.label, room)}", style="bold")
+        summary.append_text(tail)
         self.query_one("#packet-summary", Static).update(summary)
         self.say(f"apply: {(self.packet or {}).get('url') or 'no URL'}")
         self._detail()
