@@ -8,6 +8,7 @@ on it, so a flag means the same and fails the same way in both.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -110,6 +111,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# --- machine-readable output ----------------------------------------------------------
+
+def print_json(value: object) -> None:
+    """What every `--json` prints: one JSON value on one line, UTF-8 as it is (a large
+    list prints at once; `jq .` shows it indented). The one shape for every command."""
+    print(json.dumps(value, ensure_ascii=False, check_circular=False))
 
 
 # --- subcommands ---------------------------------------------------------------------

@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, positive_int, record_id
+from jobtracker.cli.base import (
+    EXIT_OK,
+    EXIT_USAGE,
+    add_home,
+    command,
+    positive_int,
+    print_json,
+    record_id,
+)
 from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
 from jobtracker.learning import dismissals
@@ -81,7 +88,7 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed,
                                      undescribed=not args.dismissed))
     if args.json:
-        print(json.dumps([m.to_json() for m in found], indent=2))
+        print_json([m.to_json() for m in found])
     elif found:
         print(format_table(found))
     elif args.dismissed:

@@ -11,12 +11,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from dataclasses import dataclass
 
 from jobtracker import store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json
 from jobtracker.config import Sources
 from jobtracker.sources.listfile import read_text, removed, write_holding
 from jobtracker.text import one_line
@@ -125,7 +124,7 @@ def cmd_sources(args: argparse.Namespace, ws: Workspace) -> int:
         return _remove(ws, found, args.name)
     found = asyncio.run(_with_fetches(ws, found))
     if getattr(args, "json", False):
-        print(json.dumps([e.to_json() for e in found], ensure_ascii=False))
+        print_json([e.to_json() for e in found])
     else:
         print(format_entries(found))
     return EXIT_OK
