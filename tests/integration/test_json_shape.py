@@ -15,7 +15,7 @@ from jobtracker.workspace import Workspace
 COMMANDS = [
     ("matches", "--json"), ("proposals", "--json"), ("proposals", "list", "--json"),
     ("proposals", "show", "1", "--json"), ("applications", "--json"), ("stats", "--json"),
-    ("learn", "--json"), ("prepare", "1", "--json"),
+    ("learn", "--json"), ("prepare", "1", "--json"), ("digest", "--json"),
 ]
 
 
