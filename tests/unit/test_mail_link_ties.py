@@ -20,7 +20,7 @@ from jobtracker import proposals, store
 from jobtracker.config import Config, Profile
 from jobtracker.mail.link import uncertain_companies
 from jobtracker.mail.maildir import sync_maildir
-from jobtracker.tasks import Context
+from jobtracker.tasks import Context, scheduling
 from jobtracker.tasks.inbox import InboxTask
 
 TASK = InboxTask()
@@ -87,7 +87,8 @@ async def interview_proposal(conn: aiosqlite.Connection, tmp_path: Path, maildir
     ctx = Context(home=tmp_path, config=Config(maildir=maildir), profile=Profile(), now=NOW)
     (unit,) = await TASK.pending(conn, ctx, subject=key)
     answer = {"evidence": "We would like to invite you to a first interview",
-              "state": "interview_request", "summary": "an interview"}
+              "state": "interview_request", "summary": "an interview",
+              "interview": dict(scheduling.NO_TIME)}
     jsonschema.validate(answer, TASK.request(unit, ctx).schema)
     async with store.write(conn):
         await TASK.apply(conn, unit, TASK.parse(unit, answer, ctx), ctx, "m")
