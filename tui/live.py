@@ -87,7 +87,8 @@ class LogLine:
         tail = f"  {self.detail}" if self.detail else ""
         room = max(width - len(self.head) - 1 - len(tail), LABEL_MIN)
         text = f"{self.head} {one_line(self.label, room)}{tail}"
-        return text if len(text) <= width else one_line(text, width)
+        # Still too long (a long reason): its end is cut, its spacing kept.
+        return text if len(text) <= width else text[:width - 1].rstrip() + "…"
 
 
 def phase_of(event: Event) -> str | None:
@@ -186,7 +187,7 @@ class LiveReporter:
         detail = event.detail(plain)
         text = f"{head} {label}".rstrip()
         text = f"{text}  {detail}" if detail else text
-        return LogLine(event.kind, text, head.rstrip() if label else "", label, detail)
+        return LogLine(event.kind, text, head if label else "", label, detail)
 
     @property
     def has_lines(self) -> bool:
