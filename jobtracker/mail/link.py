@@ -78,12 +78,28 @@ def uncertain_companies(reason: str | None) -> list[str]:
     return [name for name in reason[len(UNCERTAIN):].split(_UNCERTAIN_SEPARATOR) if name]
 
 
-def normalize_company(name: str) -> str:
-    """`Acme Robotics, Inc.` → `acmerobotics`: lower case, legal suffix and punctuation gone."""
+def company_words(name: str) -> tuple[str, ...]:
+    """`Acme Robotics, Inc.` → (`acme`, `robotics`): lower case, legal suffix gone."""
     words = re.findall(r"[a-z0-9]+", name.lower())
     while len(words) > 1 and words[-1] in _LEGAL_SUFFIXES:
         words.pop()
-    return "".join(words)
+    return tuple(words)
+
+
+def normalize_company(name: str) -> str:
+    """`Acme Robotics, Inc.` → `acmerobotics`: lower case, legal suffix and punctuation gone."""
+    return "".join(company_words(name))
+
+
+def _domain_labels(domain: str) -> list[str]:
+    """The labels of a sender domain that could name an employer, as written."""
+    labels = [label for label in domain.lower().split(".") if label]
+    if len(labels) < 2:
+        return []
+    labels = labels[:-1]                      # the top-level domain
+    if len(labels) > 1 and len(labels[-1]) <= 3 and labels[-1] in ("co", "com", "org", "ac"):
+        labels = labels[:-1]                  # co.uk, com.au, ...
+    return [label for label in labels if label not in _ANONYMOUS_LABELS]
 
 
 def domain_names(domain: str) -> list[str]:
@@ -91,13 +107,7 @@ def domain_names(domain: str) -> list[str]:
 
     `careers.acme-robotics.co.uk` → [`acmerobotics`]; an ATS or mail host gives [].
     """
-    labels = [label for label in domain.lower().split(".") if label]
-    if len(labels) < 2:
-        return []
-    labels = labels[:-1]                      # the top-level domain
-    if len(labels) > 1 and len(labels[-1]) <= 3 and labels[-1] in ("co", "com", "org", "ac"):
-        labels = labels[:-1]                  # co.uk, com.au, ...
-    return [normalize_company(label) for label in labels if label not in _ANONYMOUS_LABELS]
+    return [normalize_company(label) for label in _domain_labels(domain)]
 
 
 def _urls(text: str) -> list[str]:
@@ -161,7 +171,12 @@ class Linker:
             norm = normalize_company(name)
             if norm:
                 self.by_norm.setdefault(norm, []).append(name)
-        self.norms = sorted(self.by_norm)
+        # By words too, for a parent and its subsidiaries: (acme,) and (acme, robotics).
+        self.by_words: dict[tuple[str, ...], list[str]] = {}
+        for spellings in self.by_norm.values():
+            for name in spellings:
+                self.by_words.setdefault(company_words(name), []).append(name)
+        self.word_keys = sorted(self.by_words)
         names = sorted((name for spellings in self.by_norm.values() for name in spellings
                         if len(name) >= MIN_NAME_CHARS), key=len, reverse=True)
         self.by_lower = {name.lower(): name for name in names}
@@ -189,22 +204,27 @@ class Linker:
 
     def domain_companies(self, domain: str) -> tuple[list[str], list[str]]:
         """The companies the sender domain names: those whose name normalises to one
-        of its labels, and the related ones (a parent or subsidiary: one name begins
-        with the other, `acme` / `acmerobotics`)."""
+        of its labels, and the related ones — a parent or a subsidiary, whose name's
+        words begin with the label's or are its first words (`acme` / `Acme
+        Robotics`, `acme-robotics` / `Acme`; not `company1` / `Company12`)."""
         exact: list[str] = []
         related: list[str] = []
-        for label in domain_names(domain):
-            if len(label) < MIN_NAME_CHARS:
+        for label in _domain_labels(domain):
+            norm = normalize_company(label)
+            if len(norm) < MIN_NAME_CHARS:
                 continue
-            exact.extend(self.by_norm.get(label, []))
-            # Names that begin with the label (its subsidiaries), then the label's own
-            # beginnings that are names (its parent): a sorted list finds both cheaply.
-            start = bisect.bisect_right(self.norms, label)
-            while start < len(self.norms) and self.norms[start].startswith(label):
-                related.extend(self.by_norm[self.norms[start]])
+            exact.extend(self.by_norm.get(norm, []))
+            words = company_words(label)
+            # Names whose words begin with the label's (its subsidiaries), then the
+            # label's first words that are a name (its parent): a sorted list finds both.
+            start = bisect.bisect_right(self.word_keys, words)
+            keys = self.word_keys
+            while start < len(keys) and keys[start][:len(words)] == words:
+                related.extend(self.by_words[keys[start]])
                 start += 1
-            for end in range(MIN_NAME_CHARS, len(label)):
-                related.extend(self.by_norm.get(label[:end], []))
+            for end in range(1, len(words)):
+                if len("".join(words[:end])) >= MIN_NAME_CHARS:
+                    related.extend(self.by_words.get(words[:end], []))
         exact = list(dict.fromkeys(exact))
         return exact, [name for name in dict.fromkeys(related) if name not in exact]
 
@@ -302,7 +322,11 @@ async def _posting_from_ids(conn: aiosqlite.Connection, ids: list[str],
     Two boards can share a numeric id; the board token named in the email decides,
     and when nothing does the link is left out rather than guessed.
     """
-    pages = [found for found in (identify(url) for url in _urls(body)) if found]
+    # A job page's id that is not among `ids` (shorter than they need) is looked up by
+    # its board; one among them was just looked up on every board.
+    looked_up = set(ids)
+    pages = [found for found in (identify(url) for url in _urls(body))
+             if found and found[2] not in looked_up]
     rows: list = []
     if ids:
         rows = list(await conn.execute_fetchall(

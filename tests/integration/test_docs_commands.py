@@ -69,9 +69,7 @@ def _command_part(line: str) -> str:
             quote = None if char == quote else quote
         elif char in "'\"":
             quote = char
-        elif char == "#" and index and text[index - 1] == " ":
-            return text[:index].rstrip()
-        elif text.startswith("  ", index):
+        elif (char == "#" and index and text[index - 1] == " ") or text.startswith("  ", index):
             return text[:index].rstrip()
     return text.rstrip()
 
