@@ -62,6 +62,10 @@ class Source:
 
 HAND = Source("hand")
 
+# The one name, everywhere a person reads it (proposals, timelines, the screens, the
+# commands' output), for the state before an application exists.
+NO_APPLICATION = "no application"
+
 
 @dataclass(frozen=True)
 class Change:

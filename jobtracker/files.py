@@ -59,8 +59,9 @@ def write_atomic(path: Path, content: str | bytes) -> None:
     data = as_bytes(content)        # a text that cannot be encoded fails before any write
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        # mkstemp makes the file 0600; the user's files follow the user's umask.
-        os.fchmod(fd, 0o666 & ~_umask())
+        # mkstemp makes the file 0600: private, as everything in the workspace (a
+        # stricter umask of the user's own takes away more).
+        os.fchmod(fd, 0o600 & ~_umask())
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
             handle.flush()

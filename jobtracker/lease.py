@@ -58,7 +58,7 @@ def _open_lock(path: Path) -> IO[str]:
     """The lock file for reading and writing, created if missing, never through a link."""
     try:
         fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-                     | os.O_CLOEXEC, 0o644)
+                     | os.O_CLOEXEC, 0o600)
     except OSError as exc:
         if path.is_symlink():
             raise UnsafeLockFile(path, "is a symbolic link") from None

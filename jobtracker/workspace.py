@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+import stat
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -15,6 +17,41 @@ TEMPLATE_FILES = (
     "config.yaml", "profile.yaml", "sources.yaml", "plugins.yaml", "resume.md",
     "keywords.yaml", "coverletter.md", "answers.yaml",
 )
+
+
+# What jobtracker creates is its user's alone: answers.yaml holds a phone number and a
+# salary, the database holds mail. Folders 0700, files 0600.
+PRIVATE_DIR, PRIVATE_FILE = 0o700, 0o600
+PRIVATE_UMASK = 0o077
+
+
+@contextmanager
+def private_files() -> Iterator[None]:
+    """Run a command with a umask that keeps everything it creates private (group and
+    others get nothing): the database and its WAL, logs, packets, every temporary
+    file, whichever library writes them. A stricter umask of the user's own stays."""
+    old = os.umask(PRIVATE_UMASK)
+    os.umask(old | PRIVATE_UMASK)
+    try:
+        yield
+    finally:
+        os.umask(old)
+
+
+def exposed(home: Path) -> list[tuple[Path, int]]:
+    """The workspace folder and its entries (one level: the files that matter sit at
+    the top) that others may read, write or enter, with their modes."""
+    found = []
+    for path in (home, *sorted(home.iterdir())):
+        try:
+            info = path.lstat()
+        except FileNotFoundError:
+            continue
+        if stat.S_ISLNK(info.st_mode):
+            continue
+        if info.st_mode & 0o077:
+            found.append((path, stat.S_IMODE(info.st_mode)))
+    return found
 
 
 def resolve_home(arg: str | os.PathLike[str] | None = None) -> Path:
@@ -70,8 +107,11 @@ class Workspace:
         return cfg.load_plugins(self / "plugins.yaml", _tasks())
 
     def init(self) -> list[Path]:
-        """Create the folder and every missing file; never overwrite. Returns what was made."""
-        self.home.mkdir(parents=True, exist_ok=True)
+        """Create the folder and every missing file; never overwrite. Returns what was made.
+        What it creates is private (PRIVATE_DIR, PRIVATE_FILE), whatever the umask."""
+        if not self.home.exists():
+            self.home.mkdir(parents=True, exist_ok=True, mode=PRIVATE_DIR)
+            os.chmod(self.home, PRIVATE_DIR)     # mkdir's mode passes through the umask
         created = []
         templates = resources.files("jobtracker.templates")
         for name in TEMPLATE_FILES:
@@ -81,11 +121,15 @@ class Workspace:
             text = templates.joinpath(name).read_text(encoding="utf-8")
             # "x" mode: a file that appeared since the check is still never overwritten.
             try:
-                with target.open("x", encoding="utf-8") as handle:
-                    handle.write(text)
+                fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, PRIVATE_FILE)
             except FileExistsError:
                 continue
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                os.fchmod(handle.fileno(), PRIVATE_FILE)
+                handle.write(text)
             created.append(target)
         for folder in ("runs", "tailored", "letters"):
-            (self.home / folder).mkdir(exist_ok=True)
+            if not (self.home / folder).exists():
+                (self.home / folder).mkdir(mode=PRIVATE_DIR)
+                os.chmod(self.home / folder, PRIVATE_DIR)
         return created

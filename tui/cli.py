@@ -32,7 +32,7 @@ from jobtracker.cli.base import (
     run_options,
 )
 from jobtracker.run.setup import RunOptions
-from jobtracker.workspace import Workspace, resolve_home
+from jobtracker.workspace import Workspace, private_files, resolve_home
 
 if TYPE_CHECKING:
     from jobtracker.demo.session import DemoSession
@@ -70,7 +70,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.local and (not args.demo or args.llm_url or args.gguf):
         parser.error("--local goes with --demo, and replaces --llm-url and --gguf")
-    return guarded("jobtracker-tui", lambda: _start(args))
+    with private_files():     # as for `jobtracker`: what the app writes stays private
+        return guarded("jobtracker-tui", lambda: _start(args))
 
 
 def _start(args: argparse.Namespace) -> int:
@@ -94,11 +95,12 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
                         finish=lambda out: after_run(ws, out) or send_digest(ws, out))
-    return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model)
+    return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model,
+                        demo=demo)
 
 
 def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *,
-                 demo_model: bool = False) -> int:
+                 demo_model: bool = False, demo: DemoSession | None = None) -> int:
     # Imported here, never at the top: `--run` must not load Textual.
     import asyncio
 
@@ -110,6 +112,8 @@ def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *
     # StoreError exits 2 in main()), never shown as an empty queue.
     asyncio.run(store.check_usable(ws.db))
     app = JobtrackerApp(setup, options, demo_model=demo_model)
+    if demo is not None and demo.boards is not None:
+        app.fetcher.localize = demo.boards.localize     # F reads the demo's own boards
     try:
         app.run(mouse=not args.no_mouse)
     finally:

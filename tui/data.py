@@ -46,11 +46,22 @@ async def survey(setup: Setup, model_reasons: dict[str, str | None] | None) -> l
         return await runner.queue_between_runs(conn, setup, ctx, model_reasons)
 
 
+FETCH_FAILED = "last fetch failed"
+
+
 async def last_fetched(db: Path) -> str | None:
-    """When a board was last fetched (the boards table's newest `last_fetched`)."""
+    """When a board was last fetched *successfully* (the newest `last_ok`), or
+    FETCH_FAILED when every board's latest attempt failed: a fetch that reached no
+    board must not read as a fresh one."""
     async with store.connect(db) as conn:
-        row = await (await conn.execute("SELECT MAX(last_fetched) FROM boards")).fetchone()
-    return row[0] if row else None
+        row = await (await conn.execute(
+            "SELECT MAX(last_ok), COUNT(last_fetched), "
+            "COUNT(CASE WHEN last_fetched IS NOT NULL AND last_error IS NULL THEN 1 END) "
+            "FROM boards")).fetchone()
+    if row is None:
+        return None
+    newest_ok, tried, ok = row
+    return FETCH_FAILED if tried and not ok else newest_ok
 
 
 async def has_postings(db: Path) -> bool:

@@ -12,6 +12,7 @@ last fetch for the header.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -28,6 +29,7 @@ from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
 from jobtracker.runner import Setup
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
+from tui.data import FETCH_FAILED
 from tui.messages import FetchEnded, FetchLine
 
 
@@ -40,6 +42,9 @@ class Fetcher:
         self.setup = setup
         self.news = news
         self.worker: Worker[list[BoardResult]] | None = None
+        # Where the boards are read from, when not their real addresses: the demo's
+        # own copy on loopback (jobtracker.demo.load.DemoBoards.localize).
+        self.localize: Callable[[Sources], Sources] | None = None
 
     @property
     def busy(self) -> bool:
@@ -56,6 +61,8 @@ class Fetcher:
             sources = self.setup.ws.sources()
         except ConfigError as exc:
             return f"not fetched: {one_line(str(exc))}"
+        if self.localize is not None:
+            sources = self.localize(sources)
         total = len(all_targets(sources))
         if not total and AlertSettings.of(self.setup.config) is None:
             return f"nothing to fetch: {path} names no board or feed yet; add some there"
@@ -139,3 +146,8 @@ def age(last: str | None, moment: datetime | None = None) -> str:
         if seconds >= size:
             return f"fetched {int(seconds // size)}{unit} ago"
     return "fetched just now"
+
+
+def fetched_label(last: str | None, moment: datetime | None = None) -> str:
+    """What the header says of `data.last_fetched`'s answer."""
+    return last if last == FETCH_FAILED else age(last, moment)

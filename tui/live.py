@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections import Counter, deque
 from dataclasses import dataclass, field
 
+from jobtracker.text import one_line
 from jobtracker.workers.events import (
     CallFinished,
     CallRetrying,
@@ -31,6 +32,7 @@ from tui.clock import AppClock
 from tui.literal import plain
 
 LOG_BUFFER = 1000         # log lines held between two reads of the dashboard
+LABEL_MIN = 12            # cells a unit's label keeps in a narrow log
 TERMINAL = (JobFinished, JobFailed, JobSkipped)
 # Events shown in the log; progress steps and per-call detail show in the in-flight pane.
 LOGGED = frozenset({EventType.JOB_FINISHED, EventType.JOB_FAILED, EventType.JOB_SKIPPED,
@@ -67,8 +69,26 @@ class TaskCounts:
 
 @dataclass
 class LogLine:
+    """One line of the event log. An event's line also keeps its parts, so a narrow
+    log cuts the label (the unit's name) and never the detail at its end — the
+    verdict, the reason a unit failed, the duration: what a reader looks for."""
+
     kind: str
     text: str
+    head: str = ""       # time, word and task
+    label: str = ""      # the unit's label
+    detail: str = ""     # the event's own end
+
+    def fit(self, width: int) -> str:
+        """The line in `width` cells: whole when it fits; else the label gives way
+        (down to LABEL_MIN), then the end is cut."""
+        if width <= 0 or len(self.text) <= width or not self.head:
+            return self.text
+        tail = f"  {self.detail}" if self.detail else ""
+        room = max(width - len(self.head) - 1 - len(tail), LABEL_MIN)
+        text = f"{self.head} {one_line(self.label, room)}{tail}"
+        # Still too long (a long reason): its end is cut, its spacing kept.
+        return text if len(text) <= width else text[:width - 1].rstrip() + "…"
 
 
 def phase_of(event: Event) -> str | None:
@@ -136,7 +156,7 @@ class LiveReporter:
         if event.type in LOGGED:
             if len(self._lines) == self._lines.maxlen:
                 self.dropped += 1
-            self._lines.append(LogLine(kind, self.format(event)))
+            self._lines.append(self.log_line(event))
 
     def _update(self, event: Event) -> None:
         unit = self.in_flight.get(unit_of(event))
@@ -156,11 +176,18 @@ class LiveReporter:
     def format(self, event: Event) -> str:
         """`HH:MM:SS word  task  label  detail`, one clean line; the detail is the event's
         own (the plain-line reporter's too)."""
+        return self.log_line(event).text
+
+    def log_line(self, event: Event) -> LogLine:
+        """The event's log line, with its parts (LogLine.fit cuts the label first)."""
         stage = event.stage if isinstance(event, StageFinished) else None
         kind = event.kind or stage or "run"
-        text = f"{self.clock.time_of_day(event.time)} {event.word:<5} {kind:<6} {plain(event.job)}"
+        head = f"{self.clock.time_of_day(event.time)} {event.word:<5} {kind:<6}"
+        label = plain(event.job)
         detail = event.detail(plain)
-        return f"{text.rstrip()}  {detail}" if detail else text.rstrip()
+        text = f"{head} {label}".rstrip()
+        text = f"{text}  {detail}" if detail else text
+        return LogLine(event.kind, text, head if label else "", label, detail)
 
     @property
     def has_lines(self) -> bool:

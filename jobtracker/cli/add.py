@@ -18,7 +18,7 @@ from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.config import Board
 from jobtracker.sources import REGISTRY
 from jobtracker.sources.base import LISTING_ONLY
-from jobtracker.sources.listfile import add_board, appended, board_line, listed
+from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text, scalar
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 
@@ -73,13 +73,36 @@ async def _count(board: Board) -> int:
     return len(got.postings)
 
 
+_FEED_HINTS = re.compile(r"(?:\.(?:rss|atom|xml)(?:$|[?#])|/(?:feeds?|rss|atom)(?:$|[/.?#])|"
+                         r"[?&](?:format|feed)=(?:rss|atom|json))", re.I)
+
+
+def looks_like_feed(url: str) -> bool:
+    """An RSS, Atom or JSON Feed address (`.../jobs.rss`, `.../feed`, `?format=rss`)."""
+    return bool(_FEED_HINTS.search(url.strip()))
+
+
+def feed_hint(url: str) -> str:
+    """How to add a feed, which `add` does not: its own list in sources.yaml."""
+    return ("RSS, Atom and JSON feeds go under feeds: in sources.yaml, for example\n"
+            f"  feeds:\n    - {{name: NAME, url: {scalar(url)}}}")
+
+
+def unrecognised(url: str) -> str:
+    shown = one_line(url, 200)
+    known = "\n".join(f"  {shape}  ({ats})" for ats, shape, _ in shapes())
+    if looks_like_feed(url):
+        return (f"jobtracker: {shown!r} looks like a feed, not a job board: add it under "
+                f"feeds: instead.\n{feed_hint(url)}")
+    return (f"jobtracker: not a board URL jobtracker knows: {shown!r}\n"
+            f"the shapes it recognises:\n{known}\n{feed_hint(url)}")
+
+
 @command("add", "add a board to sources.yaml from a careers or job URL", _configure)
 def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     found = recognise(args.url)
     if found is None:
-        known = "\n".join(f"  {shape}  ({ats})" for ats, shape, _ in shapes())
-        print(f"jobtracker: not a board URL jobtracker knows: {one_line(args.url, 200)!r}\n"
-              f"the shapes it recognises:\n{known}", file=sys.stderr)
+        print(unrecognised(args.url), file=sys.stderr)
         return EXIT_USAGE
     path = ws / "sources.yaml"
     existing = ws.sources().boards if path.exists() else ()
@@ -89,21 +112,27 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"{board.name} is already in {path} (company {same.company}); nothing changed")
         return EXIT_OK
     try:
+        appended(read_text(path), board_line(board))   # a file this cannot extend says so first
+    except ValueError as exc:
+        print(f"jobtracker: {path}: {exc}; add the board by hand", file=sys.stderr)
+        return EXIT_USAGE
+    if args.check:
+        # Checked before the file is touched: a board that fails is not left in it.
+        from jobtracker.postings.download import DownloadError
+
+        try:
+            count = asyncio.run(_count(board))
+        except DownloadError as exc:
+            print(f"check: {board.name} failed: {one_line(str(exc), 300)}; nothing was "
+                  f"added to {path}")
+            return EXIT_ALL_FAILED
+        print(f"check: {board.name} lists {count} posting{'s' if count != 1 else ''}")
+    try:
         add_board(path, board)
     except ValueError as exc:
         print(f"jobtracker: {path}: {exc}; add the board by hand", file=sys.stderr)
         return EXIT_USAGE
     print(f"added {board.name} ({board.company}) to {path}")
-    if not args.check:
-        return EXIT_OK
-    from jobtracker.postings.download import DownloadError
-
-    try:
-        count = asyncio.run(_count(board))
-    except DownloadError as exc:
-        print(f"check: {board.name} failed: {one_line(str(exc), 300)}")
-        return EXIT_ALL_FAILED
-    print(f"check: {board.name} lists {count} posting{'s' if count != 1 else ''}")
     return EXIT_OK
 
 

@@ -13,13 +13,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import csv
-import json
 import sys
 from datetime import date
 from typing import Any
 
 from jobtracker import applications, clock, store, tracker
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
+from jobtracker.applications import NO_APPLICATION
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.config import STATUSES
 from jobtracker.text import clean_text, one_line
 from jobtracker.tracker import calibration
@@ -100,19 +100,18 @@ async def _run(args: argparse.Namespace, ws: Workspace) -> int:
             if found is None:
                 return _unknown(args.id)
             if getattr(args, "json", False):
-                print(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
+                print_json(found.to_json())
             else:
                 print(format_timeline(found))
             return EXIT_OK
-        rows = await tracker.load_rows(conn, followup, _today(args))
+        every = await tracker.load_rows(conn, followup, _today(args))
     statuses = getattr(args, "status", None)
-    rows = [r for r in rows if (not statuses or r.status in statuses)
-            and (not getattr(args, "due", False) or r.due)]
+    due_only = getattr(args, "due", False)
+    rows = [r for r in every if (not statuses or r.status in statuses)
+            and (not due_only or r.due)]
     if getattr(args, "json", False):
-        # One line: json's C encoder does not indent, and 5,000 rows should print at once;
-        # plain rows hold no cycles to look for (a third of the encoding's time).
-        print(json.dumps([r.to_json() for r in rows], ensure_ascii=False,
-                         check_circular=False))
+        # One line (print_json): 5,000 rows print at once, with no cycle check either.
+        print_json([r.to_json() for r in rows])
     elif getattr(args, "csv", False):
         writer = csv.writer(sys.stdout, lineterminator="\n")
         writer.writerow(COLUMNS)
@@ -121,9 +120,21 @@ async def _run(args: argparse.Namespace, ws: Workspace) -> int:
             writer.writerow([one_line("" if record[k] is None else str(record[k]))
                              for k in COLUMNS])
     else:
-        print(format_rows(rows) if rows else "no applications; `jobtracker status POSTING "
-              "applied` records one")
+        print(format_rows(rows) if rows else nothing_listed(
+            len(every), statuses, due_only, _today(args)))
     return EXIT_OK
+
+
+def nothing_listed(total: int, statuses: list[str] | None, due_only: bool,
+                   today: date) -> str:
+    """Why an empty list is empty: no application yet, or none that the filters keep."""
+    if not total:
+        return "no applications; `jobtracker status POSTING applied` records one"
+    which = f" with status {' or '.join(statuses)}" if statuses else ""
+    if due_only:
+        return (f"nothing due for a follow-up as of {today.isoformat()}{which} "
+                f"({total} application{'s' if total != 1 else ''} in all)")
+    return f"no application{which} ({total} in all)"
 
 
 def _unknown(application_id: int) -> int:
@@ -163,7 +174,7 @@ def format_timeline(found: tracker.Timeline) -> str:
         d = entry.data
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
-            text = f"{d['from'] or 'new'} → {d['to']} ({source})"
+            text = f"{d['from'] or NO_APPLICATION} → {d['to']} ({source})"
             if d["evidence"]:
                 text += f': "{d["evidence"]}"'
         elif entry.kind == "message":
@@ -192,7 +203,7 @@ def _configure_stats(parser: argparse.ArgumentParser) -> None:
 def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
     summary = asyncio.run(_stats(ws, _today(args)))
     if args.json:
-        print(json.dumps(summary, ensure_ascii=False))
+        print_json(summary)
     else:
         print(format_stats(summary))
     return EXIT_OK

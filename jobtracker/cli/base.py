@@ -8,6 +8,7 @@ on it, so a flag means the same and fails the same way in both.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import re
 import sys
@@ -80,6 +81,8 @@ def add_model_options(parser: argparse.ArgumentParser) -> None:
                        "(instead of config.yaml's llm.url or llm.gguf)")
     model.add_argument("--gguf", metavar="PATH", help="serve this GGUF model file with an "
                        "embedded llama.cpp server for this run (needs the [local] extra)")
+    parser.add_argument("--model", metavar="NAME", help="ask this model, for every task, in "
+                        "this run (instead of config.yaml's llm.model and llm.models)")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -96,7 +99,8 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
     return RunOptions(
         task=task or getattr(args, "task", None), budget=getattr(args, "budget", None),
         concurrency=getattr(args, "concurrency", None), llm_url=getattr(args, "llm_url", None),
-        gguf=getattr(args, "gguf", None), continuous=continuous,
+        gguf=getattr(args, "gguf", None), model=getattr(args, "model", None),
+        continuous=continuous,
         deadline=getattr(args, "deadline", None),
         reask_stale_prompts=getattr(args, "reask_stale_prompts", False))
 
@@ -107,6 +111,14 @@ class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+# --- machine-readable output ----------------------------------------------------------
+
+def print_json(value: object) -> None:
+    """What every `--json` prints: one JSON value on one line, UTF-8 as it is (a large
+    list prints at once; `jq .` shows it indented). The one shape for every command."""
+    print(json.dumps(value, ensure_ascii=False, check_circular=False))
 
 
 # --- subcommands ---------------------------------------------------------------------

@@ -24,10 +24,11 @@ from jobtracker.cli import (
     proposals,
     render,
     setup,
+    sources,
     work,
 )
 from jobtracker.cli.base import EXIT_USAGE, Command, Parser, add_home, existing_workspace, guarded
-from jobtracker.workspace import Workspace, resolve_home
+from jobtracker.workspace import Workspace, private_files, resolve_home
 
 # One entry per subcommand, in the order `jobtracker --help` lists them.
 COMMANDS: tuple[Command, ...] = (
@@ -35,7 +36,7 @@ COMMANDS: tuple[Command, ...] = (
     learn.cmd_learn, matches.cmd_matches, matches.cmd_status, model.cmd_model,
     notify.cmd_digest, notify.cmd_interviews,
     postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, render.cmd_render,
-    render.cmd_resume, setup.cmd_init, setup.cmd_check,
+    render.cmd_resume, setup.cmd_init, setup.cmd_check, sources.cmd_sources,
     work.cmd_work, work.cmd_resolve, work.cmd_rank,
 )
 
@@ -70,7 +71,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         chosen = ws if command.creates_workspace else existing_workspace(ws)
         return command.run(args, chosen)
 
-    return guarded("jobtracker", body)
+    with private_files():     # everything a command writes is its user's alone
+        return guarded("jobtracker", body)
 
 
 if __name__ == "__main__":

@@ -18,7 +18,8 @@ if TYPE_CHECKING:
 def _configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--source", metavar="NAME",
-        help="fetch only this board or feed: ats:token, a token, a company or a feed name")
+        help="fetch only this: an ats:token or a feed name (that one), else every board "
+             "whose token or company is NAME")
 
 
 def _ascii(text: str) -> str:
@@ -101,6 +102,9 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
     except UnknownSource as exc:
         print(f"jobtracker: {path}: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    if args.source and len(targets) > 1:
+        print(f"--source {_ascii(args.source)} matches {len(targets)} sources (their token or "
+              f"company): {', '.join(_ascii(t.name) for t in targets)}", flush=True)
     results = asyncio.run(fetch_workspace(ws.db, sources, only=args.source,
                                           on_board_done=_Progress(len(targets)),
                                           deadline=config.fetch_deadline,

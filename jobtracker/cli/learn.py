@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 
-from jobtracker.cli.base import EXIT_OK, command
+from jobtracker.cli.base import EXIT_OK, command, print_json
 from jobtracker.learning.learn import learn_workspace, report
 from jobtracker.workspace import Workspace
 
@@ -19,11 +18,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 def cmd_learn(args: argparse.Namespace, ws: Workspace) -> int:
     found = asyncio.run(learn_workspace(ws))
     if args.json:
-        print(json.dumps({"decisions": found.decisions,
-                          "made": [{"id": i, "summary": s} for i, s in found.made],
-                          "waiting": found.waiting, "declined": found.declined,
-                          "unusable": found.unusable, "later": found.later},
-                         ensure_ascii=False))
+        print_json({"decisions": found.decisions,
+                    "made": [{"id": i, "summary": s} for i, s in found.made],
+                    "waiting": found.waiting, "declined": found.declined,
+                    "unusable": found.unusable, "later": found.later})
     else:
         print("\n".join(report(found)))
     return EXIT_OK

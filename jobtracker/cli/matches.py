@@ -4,13 +4,20 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from jobtracker import applications, store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, positive_int, record_id
+from jobtracker.cli.base import (
+    EXIT_OK,
+    EXIT_USAGE,
+    add_home,
+    command,
+    positive_int,
+    print_json,
+    record_id,
+)
 from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
 from jobtracker.learning import dismissals
@@ -81,7 +88,7 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed,
                                      undescribed=not args.dismissed))
     if args.json:
-        print(json.dumps([m.to_json() for m in found], indent=2))
+        print_json([m.to_json() for m in found])
     elif found:
         print(format_table(found))
     elif args.dismissed:
@@ -125,7 +132,7 @@ def _configure_status(parser: argparse.ArgumentParser) -> None:
 async def set_status(db: Path, posting_id: int, status: str, now: str) -> tuple[str, str | None]:
     """Set (creating if need be) the application for a posting, by hand.
 
-    Returns the posting's label and the status it had before (None: new application).
+    Returns the posting's label and the status it had before (None: no application).
     Raises LookupError when there is no such posting.
     """
     async with store.connect(db) as conn, store.write(conn):
@@ -153,6 +160,6 @@ def cmd_status(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"jobtracker: no posting with id {args.posting} "
               "(`jobtracker matches` lists posting ids)", file=sys.stderr)
         return EXIT_USAGE
-    was = "new application" if before is None else f"was {before}"
+    was = f"was {before or applications.NO_APPLICATION}"
     print(f"posting {args.posting} ({label}): {status} ({was})")
     return EXIT_OK

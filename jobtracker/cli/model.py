@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from datetime import datetime
 
@@ -22,6 +21,7 @@ from jobtracker.cli.base import (
     add_model_options,
     command,
     positive_int,
+    print_json,
 )
 from jobtracker.workers.reporters import ascii_line
 from jobtracker.workspace import Workspace
@@ -48,14 +48,14 @@ def cmd_model(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.modelcheck import format_text, run_check
     from jobtracker.modelcheck.adapter import load_setup
 
-    setup = load_setup(ws, args.llm_url, args.gguf)
+    setup = load_setup(ws, args.llm_url, args.gguf, args.model)
     if setup.config.llm.gguf is not None:
         _progress(f"model check: starting the embedded model {setup.config.llm.gguf.name}; "
                   "loading can take a while")
     report = asyncio.run(run_check(setup, min_accuracy=setup.config.min_accuracy,
                                    per_task=args.items, progress=_progress))
     if args.json:
-        print(json.dumps(report.to_json(), ensure_ascii=False, indent=2))
+        print_json(report.to_json())
     else:
         print(format_text(report))
     return EXIT_OK if report.ok else EXIT_ALL_FAILED

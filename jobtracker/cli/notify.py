@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 from datetime import UTC, date, datetime
 from zoneinfo import ZoneInfo
 
 from jobtracker import store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, print_json
 from jobtracker.clock import iso, now_iso
 from jobtracker.config import NotifyConfig
 from jobtracker.workspace import Workspace
@@ -58,7 +57,7 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
     if args.send:
         report = asyncio.run(send_digest(ws.home, config, profile, now=now, since=since))
         if args.json:
-            print(json.dumps(report.to_json(), ensure_ascii=False))
+            print_json(report.to_json())
         else:
             for line in report.lines():
                 print(f"digest: {line}")
@@ -76,7 +75,7 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
 
     digest = asyncio.run(read())
     if args.json:
-        print(json.dumps(digest.to_json(), ensure_ascii=False))   # type: ignore[attr-defined]
+        print_json(digest.to_json())   # type: ignore[attr-defined]
     else:
         print(render.text(digest), end="")   # type: ignore[arg-type]
     return EXIT_OK
@@ -103,7 +102,7 @@ def cmd_interviews(args: argparse.Namespace, ws: Workspace) -> int:
 
     found = asyncio.run(read())
     if args.json:
-        print(json.dumps([item.to_json() for item in found], ensure_ascii=False))
+        print_json([item.to_json() for item in found])
         return EXIT_OK
     if not found:
         print("no upcoming interviews (an accepted `interview` proposal adds one)")

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import sys
 
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, record_id
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, print_json, record_id
 from jobtracker.clock import now_iso
 from jobtracker.prepare.answers import load_answers
 from jobtracker.prepare.report import run_prepare
@@ -39,7 +38,7 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
             bank, profile = load_answers(ws / "answers.yaml"), ws.profile()
             _, done = asyncio.run(prepare(ws.home, ws.db, profile, bank, now_iso(), top=top,
                                           ids=args.postings, render=config.render))
-            print(json.dumps([item.to_json() for item in done], indent=2))
+            print_json([item.to_json() for item in done])
         else:
             print("\n".join(run_prepare(ws.home, ws.db, top, args.postings, config.render)))
     except UnknownPostings as exc:

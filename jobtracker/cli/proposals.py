@@ -20,7 +20,7 @@ import sys
 import aiosqlite
 
 from jobtracker import proposals, store
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
+from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.clock import now_iso
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
@@ -73,7 +73,7 @@ async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
             if found is None:
                 return _fail(f"no proposal {args.id}")
             if args.json:
-                print(json.dumps(found.to_json(), ensure_ascii=False, indent=2))
+                print_json(found.to_json())
             else:
                 print(_details(found))
             return EXIT_OK
@@ -122,7 +122,7 @@ async def _refresh_packets(conn: aiosqlite.Connection, ws: Workspace,
 
 def _print_list(found: list[Proposal], as_json: bool) -> int:
     if as_json:
-        print(json.dumps([p.to_json() for p in found], ensure_ascii=False, indent=2))
+        print_json([p.to_json() for p in found])
         return EXIT_OK
     if not found:
         print("no proposals")

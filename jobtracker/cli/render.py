@@ -12,12 +12,18 @@ file written and named; bad input is exit 2 and writes nothing.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 
 from jobtracker import files
-from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, add_home, command
+from jobtracker.cli.base import (
+    EXIT_ALL_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    add_home,
+    command,
+    print_json,
+)
 from jobtracker.render import build, jsonresume
 from jobtracker.render.themes import Theme, ThemeError, find_theme
 from jobtracker.workspace import Workspace
@@ -103,10 +109,9 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
     for warning in built.warnings:
         print(f"jobtracker: theme warning: {warning}", file=sys.stderr)
     if args.json:
-        print(json.dumps({"output": str(output), "format": fmt,
-                          "pages": built.pages if built.check else None,
-                          "check": built.check.to_json() if built.check else None},
-                         ensure_ascii=False, indent=2))
+        print_json({"output": str(output), "format": fmt,
+                    "pages": built.pages if built.check else None,
+                    "check": built.check.to_json() if built.check else None})
     if not built.ok:
         print(f"jobtracker: {_failed_check(built, output)}", file=sys.stderr)
         return EXIT_ALL_FAILED

@@ -10,7 +10,7 @@ import sys
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
 from jobtracker.prepare.answers import load_answers
-from jobtracker.workspace import Workspace
+from jobtracker.workspace import Workspace, exposed
 
 
 def _configure_init(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +31,22 @@ def cmd_init(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"created {path}")
     if not created:
         print(f"{ws.home}: every file already exists; nothing changed")
+    warn_exposed(ws)
     return EXIT_OK
+
+
+def warn_exposed(ws: Workspace) -> None:
+    """A warning (not an error: the user may share the folder on purpose) for each part
+    of the workspace others can read: answers.yaml holds a phone number and a salary,
+    the database holds mail."""
+    found = exposed(ws.home)
+    for path, mode in found[:10]:
+        print(f"jobtracker: warning: {path} can be read by others (mode {mode:04o}); it "
+              "holds your answers and mail", file=sys.stderr)
+    if found:
+        more = f" (and {len(found) - 10} more)" if len(found) > 10 else ""
+        print(f"jobtracker: warning: make the workspace private with: chmod -R go-rwx "
+              f"{ws.home}{more}", file=sys.stderr)
 
 
 def _configure_check(parser: argparse.ArgumentParser) -> None:
@@ -65,6 +80,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     print(f"{ws.home}: configuration ok; database ok "
           f"(integrity ok, all {len(store.expected_tables())} tables)")
+    warn_exposed(ws)
     if config.imap is not None:     # the account's login, tested (it changes nothing)
         from jobtracker.mail.imap import ImapError, check_login
 

@@ -50,16 +50,48 @@ def _routes(sources: Sources) -> dict[str, tuple[bytes, str]]:
     return routes
 
 
+class DemoBoards:
+    """The demo's boards and feed served on 127.0.0.1 while a block runs, so that a
+    fetch in the demo (`F` in `jobtracker-tui --demo`) reads the package's own copy
+    through the real fetch path instead of asking the internet for made-up boards::
+
+        with DemoBoards() as boards:
+            local = boards.localize(ws.sources())
+    """
+
+    def __init__(self) -> None:
+        self.sources = demo_sources()
+        self.server = StaticServer(_routes(self.sources))
+
+    def __enter__(self) -> DemoBoards:
+        self.server.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.server.stop()
+
+    def localize(self, sources: Sources) -> Sources:
+        """`sources` with the demo's own boards and feed (as shipped: same ATS and token,
+        no `url` of their own; the feed at its shipped address) read from loopback;
+        anything the user added is left as it is."""
+        ours = {(b.ats, b.token) for b in self.sources.boards}
+        feeds = {f.name: f.url for f in self.sources.feeds}
+        return replace(
+            sources,
+            boards=tuple(replace(b, url=self.server.url(f"/{b.ats}/{b.token}"))
+                         if (b.ats, b.token) in ours and not b.url else b
+                         for b in sources.boards),
+            feeds=tuple(replace(f, url=self.server.url(f"/feed/{f.name}"))
+                        if feeds.get(f.name) == f.url else f for f in sources.feeds))
+
+
 async def load_postings(db: Path) -> list[BoardResult]:
     """Fetch every demo board and feed into `db` from a loopback server.
 
     Raises DemoDataError when any of them failed to load.
     """
-    sources = demo_sources()
-    with StaticServer(_routes(sources)) as server:
-        local = Sources(
-            tuple(replace(b, url=server.url(f"/{b.ats}/{b.token}")) for b in sources.boards),
-            tuple(replace(f, url=server.url(f"/feed/{f.name}")) for f in sources.feeds))
+    with DemoBoards() as boards:
+        local = boards.localize(boards.sources)
         # trust_env=False: a proxy from the environment must not see loopback requests.
         async with store.connect(db) as conn, make_client(trust_env=False) as client:
             results = await fetch_all(conn, local, client)

@@ -28,6 +28,7 @@ import httpx
 
 from jobtracker.config import Config, normalize_llm_url
 from jobtracker.demo import DEMO_MODEL, install_demo
+from jobtracker.demo.load import DemoBoards
 from jobtracker.workspace import Workspace, resolve_home
 
 PROBE_SECONDS = 5.0
@@ -39,6 +40,9 @@ class DemoSession:
     llm_url: str | None      # the URL this session's run must use; None: config.yaml's own
     demo_model: bool         # True when the bundled demo model answers
     model: str | None = None  # the model the run must ask for; None: config.yaml's own
+    # The demo's boards on loopback for the session: a fetch reads them (never the
+    # internet, where these made-up companies have no board).
+    boards: DemoBoards | None = None
 
 
 def first_model(url: str) -> str | None:
@@ -94,20 +98,23 @@ def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None 
     print(f"jobtracker demo: workspace {ws.home} ({state})", file=out, flush=True)
     config = ws.config()
     try:
-        if llm_url:
-            yield DemoSession(ws, llm_url, demo_model=False,
-                              model=_server_model(config, llm_url, model, out))
-            return
-        if gguf or config.llm.url or config.llm.gguf:
-            yield DemoSession(ws, llm_url, demo_model=False)
-            return
-        from jobtracker.demo.model import DemoModelServer, demo_resume
+        with DemoBoards() as boards:
+            if llm_url:
+                yield DemoSession(ws, llm_url, demo_model=False,
+                                  model=_server_model(config, llm_url, model, out),
+                                  boards=boards)
+                return
+            if gguf or config.llm.url or config.llm.gguf:
+                yield DemoSession(ws, llm_url, demo_model=False, boards=boards)
+                return
+            from jobtracker.demo.model import DemoModelServer, demo_resume
 
-        wanted = [name for name in (config.llm.model, *config.llm.models.values()) if name]
-        with DemoModelServer(demo_resume(ws.home), wanted) as server:
-            print(f"jobtracker demo: the DEMO MODEL answers at {server.url} — canned answers, "
-                  "not a real model (--llm-url URL uses your own server)", file=out, flush=True)
-            yield DemoSession(ws, server.url, demo_model=True)
+            wanted = [name for name in (config.llm.model, *config.llm.models.values()) if name]
+            with DemoModelServer(demo_resume(ws.home), wanted) as server:
+                print(f"jobtracker demo: the DEMO MODEL answers at {server.url} — canned "
+                      "answers, not a real model (--llm-url URL uses your own server)",
+                      file=out, flush=True)
+                yield DemoSession(ws, server.url, demo_model=True, boards=boards)
     finally:
         # The folder is kept; say where, and how to come back to it, whatever ended the session.
         print(f"jobtracker demo: the workspace stays at {ws.home}; reopen it with "

@@ -92,6 +92,9 @@ class ProbeResult:
     models: list[str] = field(default_factory=list)
     # Tasks with a model of their own (config.models): None when listed, else why not.
     task_reasons: dict[str, str | None] = field(default_factory=dict)
+    # The server answered /models with a listing: a reason then means a model it does
+    # not list (a configuration error), not a server that is away.
+    reachable: bool = False
 
     def available_for(self, task: str) -> str | None:
         """Why `task` cannot be asked (None when it can)."""
@@ -224,7 +227,7 @@ class LLMClient:
         # The listing is the server's text: it may echo a credential too.
         reason = self._redact(reason) if reason else None
         tasks = {task: self._redact(why) if why else None for task, why in tasks.items()}
-        self.last_probe = ProbeResult(reason is None, reason, listed, tasks)
+        self.last_probe = ProbeResult(reason is None, reason, listed, tasks, reachable=True)
         return self.last_probe
 
     def available_for(self, task: str) -> str | None:

@@ -24,9 +24,10 @@ if TYPE_CHECKING:
     import aiosqlite
 
 
-def load_setup(ws: Workspace, llm_url: str | None, gguf: str | None) -> runner.Setup:
+def load_setup(ws: Workspace, llm_url: str | None, gguf: str | None,
+               model: str | None = None) -> runner.Setup:
     """The workspace's settings with this command's overrides (ConfigError when bad)."""
-    return runner.load_setup(ws, runner.RunOptions(llm_url=llm_url, gguf=gguf))
+    return runner.load_setup(ws, runner.RunOptions(llm_url=llm_url, gguf=gguf, model=model))
 
 
 def context(setup: runner.Setup) -> Context:

@@ -85,7 +85,9 @@ def all_targets(sources: Sources) -> list[Target]:
 
 
 def select_targets(sources: Sources, only: str | None = None) -> list[Target]:
-    """Every target, or those `only` names: `ats:token`, a token, a company, a feed name.
+    """Every target, or those `only` names: an `ats:token` or a feed's name picks that
+    one; otherwise every board whose token or company it is (a company's boards, the
+    same token on several ATSs).
 
     Names compare case-insensitively. Raises UnknownSource listing what exists.
     """
@@ -96,7 +98,10 @@ def select_targets(sources: Sources, only: str | None = None) -> list[Target]:
     if wanted == ALERTS:
         return []                 # the job alerts in the mail, no board (postings/alerts.py)
     chosen = [t for t in targets
-              if wanted in (t.name.lower(), t.token.lower(), t.company.lower())]
+              if wanted == t.name.lower() or (t.is_feed and wanted == t.token.lower())]
+    if not chosen:
+        chosen = [t for t in targets if not t.is_feed
+                  and wanted in (t.token.lower(), t.company.lower())]
     if not chosen:
         known = ", ".join([*(t.name for t in targets), ALERTS])
         raise UnknownSource(f"no board or feed named {only!r} in sources.yaml (known: {known})")

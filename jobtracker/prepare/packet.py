@@ -89,10 +89,29 @@ def _form_line(resolution: Resolution, form_error: str | None) -> str:
     return f"Form: the standard set{why}"
 
 
+# What a packet lacks while proposals for its posting wait in review.
+WAITING_NAMES = {"resume_edit": ("resume edit", "resume edits"), "letter": ("letter", "letters")}
+
+
+def waiting_line(waiting: dict[str, int]) -> str:
+    """`2 resume edits, 1 letter waiting in review: jobtracker proposals list …`, or ''."""
+    parts = [f"{count} {WAITING_NAMES[kind][count != 1]}" for kind, count in waiting.items()
+             if count and kind in WAITING_NAMES]
+    if not parts:
+        return ""
+    return (f"{', '.join(parts)} waiting in review: jobtracker proposals list (this packet "
+            "has none of them; accept them, then prepare again)")
+
+
 def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
-               documents: Sequence[Rendered] = ()) -> str:
+               documents: Sequence[Rendered] = (),
+               waiting: dict[str, int] | None = None) -> str:
     lines = [f"# Answers: {posting.label}", "", f"Apply: {one_line(posting.url)}",
-             _form_line(resolution, form_error), ""]
+             _form_line(resolution, form_error)]
+    note = waiting_line(waiting or {})
+    if note:
+        lines.append(f"Waiting: {note}")
+    lines.append("")
     if documents:
         lines += ["## Documents", "", *(f"- {d.line()}" for d in documents), ""]
     missing = [r for r in resolution.fields if r.missing]
@@ -111,13 +130,15 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
 
 
 def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,
-                 documents: Sequence[Rendered] = ()) -> str:
+                 documents: Sequence[Rendered] = (),
+                 waiting: dict[str, int] | None = None) -> str:
     data: dict[str, Any] = {
         "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
         "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
         "fields": [r.to_json() for r in resolution.fields],
         "unresolved_required": resolution.unresolved_required,
         "documents": [d.to_json() for d in documents],
+        "waiting": {kind: (waiting or {}).get(kind, 0) for kind in WAITING_NAMES},
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from jobtracker.clock import now_iso
 from jobtracker.config import RenderConfig, load_profile
 from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.packet import waiting_line
 from jobtracker.text import one_line
 from jobtracker.workers.reporters import ascii_line
 
@@ -35,6 +36,9 @@ def describe(item: Prepared) -> list[str]:
     lines += [f"  {name} was edited by you: it is kept, the new version is {name}.new"
               for name in item.written.kept]
     lines += [f"  not written: {one_line(why, 200)}" for why in item.written.failed]
+    waiting = waiting_line(item.waiting)
+    if waiting:
+        lines.append(f"  {waiting}")
     return lines
 
 

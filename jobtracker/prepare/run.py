@@ -13,17 +13,18 @@ from __future__ import annotations
 
 import asyncio
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import files, store
+from jobtracker import files, proposals, store
 from jobtracker.config import Profile, RenderConfig
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
+    WAITING_NAMES,
     Posting,
     Written,
     answers_json,
@@ -63,6 +64,9 @@ class Prepared:
     written: Written
     home: Path
     documents: tuple[Rendered, ...] = ()
+    # Proposals for the posting still to decide (resume edits, a letter): the packet
+    # is made without them, and says so.
+    waiting: dict[str, int] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -76,6 +80,7 @@ class Prepared:
             "written": self.written.changed, "kept": self.written.kept,
             "failed": self.written.failed,
             "documents": [d.to_json() for d in self.documents],
+            "waiting": {kind: self.waiting.get(kind, 0) for kind in WAITING_NAMES},
         }
 
 
@@ -190,6 +195,20 @@ async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str
             if p.payload.get("name") and p.payload.get("text")}
 
 
+async def waiting_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -> dict[str, int]:
+    """The posting's resume edits and letters still to decide (pending, not stale)."""
+    rows = await conn.execute_fetchall(
+        "SELECT id FROM proposals WHERE posting_id = ? AND state = 'pending' "
+        f"AND kind IN ({', '.join('?' for _ in WAITING_NAMES)})",
+        (posting_id, *WAITING_NAMES))
+    counts = dict.fromkeys(WAITING_NAMES, 0)
+    for (proposal_id,) in rows:
+        proposal = await proposals.get(conn, proposal_id, home)
+        if proposal is not None and proposal.state == "pending":
+            counts[proposal.kind] += 1
+    return counts
+
+
 async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
                      form: Form | str | None, now: str, documents: Documents) -> Prepared:
     """Write one posting's packet (`row` from `posting_rows`) from its form or why
@@ -197,6 +216,7 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     posting = _posting(row)
     form_error = form if isinstance(form, str) else None
     letter = await _letter(conn, posting.id)
+    waiting = await waiting_for(conn, home, posting.id)
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
@@ -204,11 +224,11 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
                          drafted=await _drafted(conn, posting.id))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
-        "answers.md": answers_md(posting, resolution, form_error, rendered),
-        "answers.json": answers_json(posting, resolution, form_error, rendered)}
+        "answers.md": answers_md(posting, resolution, form_error, rendered, waiting),
+        "answers.json": answers_json(posting, resolution, form_error, rendered, waiting)}
     async with store.write(conn):
         result = await write_packet(conn, home, posting, texts, now)
-    return Prepared(posting, resolution, form_error, result, home, tuple(rendered))
+    return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting)
 
 
 async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: str, *,

@@ -83,6 +83,9 @@ class Decision:
     id: int
     ok: bool
     message: str
+    # An undo of several decisions made together (`A` on a group, `accept 1 2 3`):
+    # the other proposals it made pending again.
+    also: tuple[int, ...] = ()
 
 
 # --- the registry of kinds -------------------------------------------------------------
@@ -281,8 +284,15 @@ async def _next_seq(conn: aiosqlite.Connection) -> int:
     return int(row[0])
 
 
+async def _seq_in(conn: aiosqlite.Connection, batch: list[int]) -> tuple[int, int]:
+    """The next decision number, and the batch it belongs to: the number of the first
+    decision made by the same call (`batch` holds it once one was made)."""
+    seq = await _next_seq(conn)
+    return seq, batch[0] if batch else seq
+
+
 async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
-                      home: Path | None) -> Decision:
+                      home: Path | None, batch: list[int]) -> Decision:
     proposal = await get(conn, proposal_id, home)
     if proposal is None:
         raise ProposalError(proposal_id, f"no proposal {proposal_id}")
@@ -299,16 +309,19 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
         raise ProposalError(proposal_id, f"proposal {proposal_id}: nothing knows how to apply "
                                          f"a {proposal.kind!r} proposal yet")
     record = await kind.apply(conn, proposal, now, home)
+    seq, first = await _seq_in(conn, batch)
     await conn.execute(
         "UPDATE proposals SET state = 'accepted', decided_at = ?, decision = ?, "
-        "decision_seq = ?, application_id = COALESCE(?, application_id) WHERE id = ?",
-        (now, json.dumps(record, sort_keys=True), await _next_seq(conn),
+        "decision_seq = ?, decision_batch = ?, application_id = COALESCE(?, application_id) "
+        "WHERE id = ?",
+        (now, json.dumps(record, sort_keys=True), seq, first,
          record.get("application_id"), proposal_id))
+    batch[:] = [first]
     return Decision(proposal_id, True, kind.view.accepted(proposal, record))
 
 
 async def _reject_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
-                      home: Path | None) -> Decision:
+                      home: Path | None, batch: list[int]) -> Decision:
     proposal = await get(conn, proposal_id, home)
     if proposal is None:
         raise ProposalError(proposal_id, f"no proposal {proposal_id}")
@@ -317,21 +330,25 @@ async def _reject_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
     if proposal.state == "accepted":
         raise ProposalError(proposal_id, f"proposal {proposal_id} was accepted; "
                                          "undo that decision first")
+    seq, first = await _seq_in(conn, batch)
     await conn.execute(
         "UPDATE proposals SET state = 'rejected', decided_at = ?, decision = NULL, "
-        "decision_seq = ? WHERE id = ?", (now, await _next_seq(conn), proposal_id))
+        "decision_seq = ?, decision_batch = ? WHERE id = ?", (now, seq, first, proposal_id))
+    batch[:] = [first]
     return Decision(proposal_id, True, f"rejected {proposal_id}: {proposal.summary}")
 
 
 async def _decide(conn: aiosqlite.Connection, ids: Iterable[int], now: str, home: Path | None,
                   decide: Callable[..., Awaitable[Decision]]) -> list[Decision]:
     """Each proposal in its own transaction: one that cannot be decided leaves the
-    others' decisions standing, and itself untouched."""
+    others' decisions standing, and itself untouched. The decisions of one call are one
+    batch, which one undo takes back whole."""
     out = []
+    batch: list[int] = []
     for proposal_id in ids:
         try:
             async with store.write(conn):
-                out.append(await decide(conn, proposal_id, now, home))
+                out.append(await decide(conn, proposal_id, now, home, batch))
         except ProposalError as exc:
             out.append(Decision(proposal_id, False, str(exc)))
     return out
@@ -351,11 +368,14 @@ async def reject(conn: aiosqlite.Connection, ids: Iterable[int], now: str,
 
 async def undo_last(conn: aiosqlite.Connection, now: str,
                     home: Path | None = None) -> Decision | None:
-    """Take back the most recent decision, or None when nothing is decided.
+    """Take back the most recent decision, or None when nothing is decided — with
+    every decision made in the same call (accepting a group with `A`, `proposals
+    accept 1 2 3`): one undo takes back what one action did, newest first, all or
+    none (one that cannot be undone refuses the whole undo, changing nothing).
 
     An undone accept restores what the accept changed, only while nothing depends
     on it (for a status: the application still has the status the accept set).
-    The proposal is pending again; the next undo takes back the decision before.
+    The proposals are pending again; the next undo takes back the decision before.
     """
     try:
         async with store.write(conn):
@@ -367,11 +387,31 @@ async def undo_last(conn: aiosqlite.Connection, now: str,
 async def _undo_latest(conn: aiosqlite.Connection, now: str,
                        home: Path | None) -> Decision | None:
     row = await (await conn.execute(
-        f"SELECT {_COLUMNS} FROM proposals WHERE decision_seq IS NOT NULL "
+        f"SELECT {_COLUMNS}, decision_batch FROM proposals WHERE decision_seq IS NOT NULL "
         "ORDER BY decision_seq DESC LIMIT 1")).fetchone()
     if row is None:
         return None
-    proposal = _from_row(row)
+    latest, batch = _from_row(row[:-1]), row[-1]
+    together = [latest]
+    if batch is not None:
+        rows = await conn.execute_fetchall(
+            f"SELECT {_COLUMNS} FROM proposals WHERE decision_batch = ? AND id != ? "
+            "AND decision_seq IS NOT NULL ORDER BY decision_seq DESC", (batch, latest.id))
+        together += [_from_row(other) for other in rows]
+    messages = [await _undo_one(conn, proposal, now, home) for proposal in together]
+    if len(together) == 1:
+        return Decision(latest.id, True, messages[0])
+    ids = sorted(p.id for p in together)
+    verbs = sorted({("accepting" if p.stored_state == "accepted" else "rejecting")
+                    for p in together})
+    return Decision(latest.id, True,
+                    f"undid {' and '.join(verbs)} {len(ids)} proposals decided together: "
+                    f"{', '.join(str(i) for i in ids)}",
+                    also=tuple(i for i in ids if i != latest.id))
+
+
+async def _undo_one(conn: aiosqlite.Connection, proposal: Proposal, now: str,
+                    home: Path | None) -> str:
     verb = "accepting" if proposal.stored_state == "accepted" else "rejecting"
     if proposal.stored_state == "accepted":
         kind = REGISTRY.get(proposal.kind)
@@ -381,8 +421,8 @@ async def _undo_latest(conn: aiosqlite.Connection, now: str,
         await kind.undo(conn, proposal, now, home)
     await conn.execute(
         "UPDATE proposals SET state = 'pending', decided_at = NULL, decision = NULL, "
-        "decision_seq = NULL WHERE id = ?", (proposal.id,))
-    return Decision(proposal.id, True, presentation(proposal.kind).undone(proposal, verb))
+        "decision_seq = NULL, decision_batch = NULL WHERE id = ?", (proposal.id,))
+    return presentation(proposal.kind).undone(proposal, verb)
 
 
 async def revise(conn: aiosqlite.Connection, proposal_id: int, text: str) -> bool:

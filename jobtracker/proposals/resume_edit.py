@@ -19,8 +19,16 @@ from jobtracker import files
 from jobtracker.proposals import written
 from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
 from jobtracker.proposals.lines import Line, blank, diff, field, text_field
-from jobtracker.resume import RESUME, read_input
-from jobtracker.resume.grounding import Edit, Ungrounded, apply_edits, locate
+from jobtracker.resume import KEYWORDS, RESUME, read_input, text_hash
+from jobtracker.resume.grounding import (
+    Edit,
+    Grounding,
+    Ungrounded,
+    apply_edits,
+    ground_edit,
+    locate,
+)
+from jobtracker.resume.keywords import KeywordsError, keyword_terms
 from jobtracker.text import clean_text
 from jobtracker.worddiff import word_diff_lines
 
@@ -115,6 +123,12 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
     lines = [field("Reason", _brief(proposal))]
     if payload.get("edited"):
         lines.append(Line("note", "(replacement edited by you)"))
+    if (home is not None and proposal.state == "pending"
+            and payload.get("resume_hash") not in (None, text_hash(read_input(home, RESUME)))):
+        lines.append(Line("note", "resume.md changed since this edit was made. Its own line "
+                                  "is unchanged, so it can still be accepted as it stands; "
+                                  "tailor's answer for the new resume replaces it when it "
+                                  "arrives."))
     return [*lines, blank(), *diff(text_field(payload, "original"),
                                    text_field(payload, "replacement"))]
 
@@ -130,6 +144,60 @@ def _show(proposal: Proposal) -> list[str]:
                                                               clean_text(replacement)))]
 
 
-KIND = Kind("resume_edit", _apply, _undo, written.inputs_changed,
+# --- when it is stale ----------------------------------------------------------------------
+
+async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
+                 home: Path | None) -> str | None:
+    """Stale when keywords.yaml or the description changed, when a newer tailor answer
+    for the posting replaced it, or when resume.md changed under the edit itself. A
+    resume.md edited elsewhere leaves it acceptable: tailor asks again for the new
+    resume (the question changed), and until that answer arrives an edit whose own
+    line is as it was, and whose replacement the new resume still grounds, applies
+    as it stands."""
+    reason = await _superseded(conn, proposal) or await written.inputs_changed(
+        conn, proposal, home, skip=(RESUME,))
+    if reason is not None or home is None or "resume_hash" not in proposal.payload:
+        return reason
+    resume = read_input(home, RESUME)
+    if resume is None:
+        return "resume.md is missing"
+    if text_hash(resume) == proposal.payload["resume_hash"]:
+        return None
+    return await _still_grounded(conn, proposal, home, resume)
+
+
+async def _superseded(conn: aiosqlite.Connection, proposal: Proposal) -> str | None:
+    """A tailor answer for the posting newer than the one this edit came from."""
+    if proposal.posting_id is None:
+        return None
+    row = await (await conn.execute(
+        "SELECT unit_key FROM resume_suggestions WHERE posting_id = ?",
+        (proposal.posting_id,))).fetchone()
+    if row is None or row[0] == proposal.unit_key:
+        return None
+    return "a newer tailor answer for this posting (asked for the resume.md of now) replaced it"
+
+
+async def _still_grounded(conn: aiosqlite.Connection, proposal: Proposal, home: Path,
+                          resume: str) -> str | None:
+    """Why the edit no longer fits resume.md as it is now, or None when it still does:
+    its original is still a line, bullet or sentence there (once), and its replacement
+    names nothing the new resume and keywords.yaml do not."""
+    row = await (await conn.execute("SELECT description FROM postings WHERE id = ?",
+                                    (proposal.posting_id,))).fetchone()
+    try:
+        terms = keyword_terms(read_input(home, KEYWORDS))
+    except KeywordsError:
+        terms = []
+    grounding = Grounding.build([resume, *terms], (row[0] if row else None) or "")
+    try:
+        ground_edit(resume, grounding, text_field(proposal.payload, "original"),
+                    text_field(proposal.payload, "replacement"))
+    except Ungrounded as exc:
+        return f"resume.md changed since it was made: {exc}"
+    return None
+
+
+KIND = Kind("resume_edit", _apply, _undo, _stale,
             Presentation(word="edit", brief=_brief, detail=_detail, show=_show,
                          revisable="replacement"))

@@ -1,6 +1,8 @@
 """The `status` kind: a change to an application's status (inbox proposes them).
 
-payload: to_status, from_status (when made), company, plus whatever the task
+payload: to_status, from_status (when made), company (or `uncertain_companies`, the
+names linking could not choose between: such a proposal cannot be accepted as it
+stands, the message says how to set the status by hand), plus whatever the task
 wants shown (inbox: state, evidence, message subject/sender/date). A proposal with
 `silent_since` (ghosting's) goes stale when the application hears back or changes
 after that day.
@@ -52,6 +54,14 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
 
 async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                  home: Path | None) -> dict[str, Any]:
+    uncertain = proposal.payload.get("uncertain_companies")
+    if uncertain and proposal.application_id is None and proposal.posting_id is None:
+        # Which company the mail is about could not be told; accepting must not guess.
+        to = proposal.payload["to_status"]
+        raise ProposalError(proposal.id, (
+            f"proposal {proposal.id}: the company is uncertain ({' or '.join(uncertain)}); "
+            f"set the status by hand: jobtracker status POSTING {to} "
+            "(jobtracker matches lists posting ids), then reject this proposal"))
     try:
         change = await applications.set_status(
             conn, proposal.payload["to_status"], now, Source("proposal", proposal.id),
@@ -95,7 +105,7 @@ async def _release(conn: aiosqlite.Connection, proposal: Proposal, application_i
 # --- how it is shown ---------------------------------------------------------------------
 
 def _brief(proposal: Proposal) -> str:
-    before = proposal.payload.get("from_status") or "none"
+    before = proposal.payload.get("from_status") or applications.NO_APPLICATION
     return f"{before} → {proposal.payload.get('to_status', '?')}"
 
 
@@ -106,10 +116,11 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
     payload = proposal.payload
     found = await _target(conn, proposal)
     now = found.status if found else None
-    change = [Span(one_line(payload.get("from_status") or "no application")), Span(" → "),
+    before = payload.get("from_status") or applications.NO_APPLICATION
+    change = [Span(one_line(before)), Span(" → "),
               Span(one_line(payload.get("to_status") or "?"), "strong")]
     if now != payload.get("from_status"):
-        change.append(Span(f"   (now {one_line(now or 'no application')})", "note"))
+        change.append(Span(f"   (now {one_line(now or applications.NO_APPLICATION)})", "note"))
     message = payload.get("message") if isinstance(payload.get("message"), dict) else {}
     lines = [field("Status", tuple(change))]
     if payload.get("state"):

@@ -26,11 +26,12 @@ _INPUT_FILES = (("resume_hash", RESUME), ("keywords_hash", KEYWORDS),
 
 
 async def inputs_changed(conn: aiosqlite.Connection, proposal: Proposal,
-                         home: Path | None) -> str | None:
-    """Why the proposal is stale: an input file or the description changed since."""
+                         home: Path | None, skip: tuple[str, ...] = ()) -> str | None:
+    """Why the proposal is stale: an input file (other than those in `skip`, which the
+    kind judges itself) or the description changed since."""
     payload = proposal.payload
     for field, name in _INPUT_FILES:
-        if field not in payload or home is None:
+        if field not in payload or home is None or name in skip:
             continue
         text = read_input(home, name)
         if name == RESUME and text is None:

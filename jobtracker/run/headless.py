@@ -18,7 +18,7 @@ from typing import TextIO
 
 from jobtracker.lease import LeaseHeld
 from jobtracker.run import run
-from jobtracker.run.exits import EXIT_OK, EXIT_TERMINATED
+from jobtracker.run.exits import EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
 from jobtracker.run.queue import TaskState, choose
 from jobtracker.run.run import RunResult
 from jobtracker.run.setup import RunOptions, Setup, load_setup
@@ -129,11 +129,32 @@ def run_work(ws: Workspace, options: RunOptions, *, dry_run: bool, verbose: bool
     if result.model_reason is not None:
         print(format_queue(result.states, None), file=out)
         print(f"\nNo model: {result.model_reason}. {no_model}", file=out)
+        if result.unlisted:
+            return unlisted_models(setup, options, result.unlisted)
         return EXIT_OK
     if not result.worked:
         print(format_queue(result.states, None), file=out)
     print(summary_line(result, calls), file=out, flush=True)
+    if result.unlisted:
+        return unlisted_models(setup, options, result.unlisted)
     return result.exit_code
+
+
+def unlisted_models(setup: Setup, options: RunOptions, unlisted: dict[str, str]) -> int:
+    """A model name the server is up but does not list is a configuration error (exit
+    2): on a timer, a typo would otherwise be a string of silent, green nights. An
+    unreachable server is not (exit 0): it may simply be off tonight."""
+    config = setup.ws.home / "config.yaml"
+    by_field: dict[tuple[str, str], list[str]] = {}
+    for task, why in unlisted.items():
+        where = ("--model" if options.model else
+                 f"{config}: llm.models.{task}" if task in setup.config.llm.models else
+                 f"{config}: llm.model")
+        by_field.setdefault((where, why), []).append(task)
+    for (where, why), tasks in by_field.items():
+        print(f"jobtracker: {where}: {why} (for {', '.join(tasks)}); use a name the "
+              "server lists, or --model NAME for one run", file=sys.stderr)
+    return EXIT_USAGE
 
 
 def prepare_after_run(ws: Workspace, out: TextIO | None = None) -> None:

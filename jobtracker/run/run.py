@@ -47,6 +47,9 @@ from jobtracker.workers.reporters import EventsFileReporter
 class RunResult:
     states: list[TaskState] = field(default_factory=list)   # the queue when the run began
     model_reason: str | None = None     # set when no model could be used
+    # Models the server is up but does not list (task → why): a configuration error,
+    # whether it stopped the whole run (the default model) or only its task.
+    unlisted: dict[str, str] = field(default_factory=dict)
     counts: dict[str, int] = field(default_factory=lambda: {
         "finished": 0, "failed": 0, "skipped": 0})
     worked: list[str] = field(default_factory=list)          # tasks that had units submitted
@@ -214,6 +217,8 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                 reasons = {t.name: (probe.reason if not probe.ok else client.available_for(t.name))
                            for t in setup.tasks}
                 result.states = await survey(conn, ctx, setup.tasks, reasons)
+                if probe.reachable:
+                    result.unlisted = {task: why for task, why in reasons.items() if why}
                 if not probe.ok:
                     result.model_reason = probe.reason
                     if options.continuous:   # `jobtracker-tui --run` ends with it regardless

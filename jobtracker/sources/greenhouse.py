@@ -98,8 +98,8 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(jobs_list(payload, "a Greenhouse"), lambda job: _posting(job, board))
 
 
-SOURCE = Source("greenhouse", default_url, parse, match_url, pages=(
-    page("boards.greenhouse.io/TOKEN", r"boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
-    page("job-boards.greenhouse.io/TOKEN",
-         r"job-boards(?:\.eu)?\.greenhouse\.io/(?!embed\b)([\w.-]+)"),
-))
+# One page per host, so the list `jobtracker add` prints names every form it accepts.
+SOURCE = Source("greenhouse", default_url, parse, match_url, pages=tuple(
+    page(f"{host}/TOKEN", re.escape(host) + r"/(?!embed\b)([\w.-]+)")
+    for host in ("boards.greenhouse.io", "boards.eu.greenhouse.io", "job-boards.greenhouse.io",
+                 "job-boards.eu.greenhouse.io")))

@@ -124,5 +124,6 @@ def _board_of(found: re.Match[str], url: str) -> BoardRef:
 
 
 SOURCE = Source("lever", default_url, parse, match_url,
-                pages=(page("jobs.lever.co/TOKEN", r"jobs(?:\.eu)?\.lever\.co/([\w.-]+)"),),
+                pages=(page("jobs.lever.co/TOKEN", r"jobs\.lever\.co/([\w.-]+)"),
+                       page("jobs.eu.lever.co/TOKEN", r"jobs\.eu\.lever\.co/([\w.-]+)")),
                 board_of=_board_of)

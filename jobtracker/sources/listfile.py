@@ -6,6 +6,8 @@ after the last entry of `boards` (a `boards:` list is made when there is none);
 comments, blank lines, indentation and line endings stay. The edited text is read
 back with the ordinary loader before it replaces the file, so a mistake never
 leaves a broken file; undoing such an accept writes the earlier text back whole.
+`jobtracker sources remove` takes one entry's lines out the same way (`removed`,
+`write_holding`).
 """
 
 from __future__ import annotations
@@ -14,10 +16,10 @@ import json
 import os
 import re
 import tempfile
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from jobtracker.config import Board, load_sources
+from jobtracker.config import Board, Sources, load_sources
 from jobtracker.sources import REGISTRY
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._/-]*")
@@ -96,6 +98,62 @@ def write_checked(path: Path, text: str, board: Board, *, listing: bool = True) 
             os.unlink(temporary)
 
 
+def write_holding(path: Path, text: str, holds: Callable[[Sources], bool]) -> None:
+    """Write `text` beside `path`, read it back as sources.yaml, and replace `path` only
+    when what it lists `holds` (ValueError otherwise, `path` untouched)."""
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        if path.exists():
+            os.chmod(temporary, path.stat().st_mode & 0o7777)
+        if not holds(load_sources(Path(temporary), REGISTRY)):
+            raise ValueError("the edited file does not list what it should")
+        os.replace(temporary, path)
+    finally:
+        if os.path.exists(temporary):
+            os.unlink(temporary)
+
+
+_SECTION = re.compile(r"^(boards|feeds)\s*:\s*(.*?)\s*(#.*)?$")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def removed(text: str, section: str, index: int) -> str:
+    """`text` without item `index` of its top-level `section` list (`boards`, `feeds`):
+    the item's `- ` line and the lines indented under it (`jobtracker sources remove`).
+    Comments and blank lines around it stay. ValueError when the list is not one this
+    can edit (flow style on one line)."""
+    lines = text.splitlines(keepends=True)
+    start = next((i for i, line in enumerate(lines)
+                  if (m := _SECTION.match(line.rstrip("\r\n"))) and m.group(1) == section),
+                 None)
+    if start is None:
+        raise ValueError(f"no `{section}:` list found")
+    if _SECTION.match(lines[start].rstrip("\r\n")).group(2):
+        raise ValueError(f"`{section}` is written on one line (flow style); edit it by hand")
+    seen = -1
+    for i in range(start + 1, len(lines)):
+        line = lines[i]
+        if _TOP_KEY.match(line):
+            break
+        stripped = line.strip()
+        if not stripped.startswith("- ") and stripped != "-":
+            continue
+        seen += 1
+        if seen != index:
+            continue
+        end = i + 1
+        while end < len(lines) and lines[end].strip() and _indent(lines[end]) > _indent(line) \
+                and not lines[end].lstrip().startswith("- "):
+            end += 1
+        return "".join(lines[:i] + lines[end:])
+    raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
+
+
 def listed(boards: Iterable[Board], board: Board) -> Board | None:
     """The board of `boards` that is `board` (same ats, token compared without case)."""
     return next((b for b in boards if b.ats == board.ats
@@ -120,5 +178,5 @@ def add_board(path: Path, board: Board) -> tuple[str, str]:
     return before, after
 
 
-__all__ = ["add_board", "appended", "board_line", "listed", "read_text", "scalar",
-           "write_checked"]
+__all__ = ["add_board", "appended", "board_line", "listed", "read_text", "removed", "scalar",
+           "write_checked", "write_holding"]

@@ -101,5 +101,6 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
 
 
 SOURCE = Source("personio", default_url, parse, match_url, pages=(
-    page("TOKEN.jobs.personio.de", r"([\w-]+)\.jobs\.personio\.(?:de|com)(?:[/?#]|$)"),
+    page("TOKEN.jobs.personio.de", r"([\w-]+)\.jobs\.personio\.de(?:[/?#]|$)"),
+    page("TOKEN.jobs.personio.com", r"([\w-]+)\.jobs\.personio\.com(?:[/?#]|$)"),
 ))

@@ -127,5 +127,6 @@ def plan(board: Board, url: str, known: Known) -> Plan:
 
 
 SOURCE = Source("smartrecruiters", default_url, parse, match_url, plan, pages=(
-    page("careers.smartrecruiters.com/TOKEN", r"(?:careers|jobs)\.smartrecruiters\.com/([\w.-]+)"),
+    page("careers.smartrecruiters.com/TOKEN", r"careers\.smartrecruiters\.com/([\w.-]+)"),
+    page("jobs.smartrecruiters.com/TOKEN", r"jobs\.smartrecruiters\.com/([\w.-]+)"),
 ))

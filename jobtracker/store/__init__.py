@@ -233,6 +233,11 @@ async def open_connection(path: Path) -> aiosqlite.Connection:
 
 async def _open_connection(path: Path) -> aiosqlite.Connection:
     path.parent.mkdir(parents=True, exist_ok=True)
+    # A new database is made 0600 here: SQLite gives its -wal and -shm files the
+    # database file's own mode, and it holds mail and applications. Anything that
+    # stops this (it exists; a read-only folder) is left for SQLite to say below.
+    with suppress(OSError):
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600))
     # Open once in this thread first: when aiosqlite's own open fails, its worker
     # thread outlives the event loop and prints a traceback at exit.
     sqlite3.connect(path).close()

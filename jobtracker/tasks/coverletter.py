@@ -28,7 +28,6 @@ from jobtracker.resume.keywords import keyword_terms
 from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     Context,
-    NoAnswer,
     Request,
     Unit,
     posting_block,
@@ -147,7 +146,9 @@ class CoverLetterTask(ScoredMatchTask):
         return self.build_request(fixed, posting_block(unit.data))
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
-        """Keep the paragraphs the resume supports; NoAnswer when none is left."""
+        """Keep the paragraphs the resume supports. None left is an answer too
+        (recorded, proposing no letter), as for tailor: asking again would get the
+        same reply."""
         data = unit.data
         template = ctx.texts.get(TEMPLATE) or ""
         grounding = Grounding.build(
@@ -165,9 +166,6 @@ class CoverLetterTask(ScoredMatchTask):
                                f"does: {', '.join(invented[:5])}")
                 continue
             kept.append(paragraph)
-        if not kept:
-            why = f": {dropped[0]}" if dropped else ""
-            raise NoAnswer(f"no grounded paragraph ({len(dropped)} dropped){why}")
         return {"paragraphs": kept, "dropped": dropped,
                 "text": assemble(template, kept, data["company"], data["title"])}
 
@@ -181,6 +179,8 @@ class CoverLetterTask(ScoredMatchTask):
             "keywords_hash": data["keywords_hash"], "description_hash": data["description_hash"],
             "paragraphs": len(kept), "dropped": len(result["dropped"]), "model": model,
             "prompt_version": self.prompt_version, "written_at": ctx.now}, key=["posting_id"])
+        if not kept:
+            return "0"      # recorded, with how many it dropped; no letter to propose
         dropped = f", {len(result['dropped'])} dropped" if result["dropped"] else ""
         await proposals.create(
             conn, kind="letter", task=self.name, unit_key=unit.unit_key, now=ctx.now,

@@ -19,6 +19,8 @@ from importlib import resources
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications, proposals
+from jobtracker.applications import NO_APPLICATION
+from jobtracker.mail.link import uncertain_companies
 from jobtracker.tasks import scheduling
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
 from jobtracker.text import clean_text, one_line
@@ -316,29 +318,34 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
     """A status proposal for what the message suggests, when it changes something and
     there is something (application, posting or company) to change."""
     row = await (await conn.execute(
-        "SELECT company, posting_id, subject, sender, sent_at FROM messages WHERE key = ?",
-        (unit.subject,))).fetchone()
-    company, posting_id, subject, sender, sent_at = row
+        "SELECT company, posting_id, subject, sender, sent_at, link_reason FROM messages "
+        "WHERE key = ?", (unit.subject,))).fetchone()
+    company, posting_id, subject, sender, sent_at, reason = row
     if posting_id is not None and not company:
         found = await (await conn.execute(
             "SELECT company FROM postings WHERE id = ?", (posting_id,))).fetchone()
         company = found[0] if found and found[0] else None
-    if posting_id is None and not company:
+    # Linking could not choose between companies: the proposal says so and names
+    # them, rather than guessing one (accepting it then asks for a status by hand).
+    uncertain = uncertain_companies(reason) if posting_id is None and not company else []
+    if posting_id is None and not company and not uncertain:
         return None        # nothing to attach it to: the reading is the record
     target = STATUS_FOR_STATE[result["state"]]
     application = await applications.find(conn, posting_id=posting_id, company=company)
     current = application.status if application else None
     if not applications.status_change_applies(current, target):
         return None
-    who = one_line(company or f"posting {posting_id}", 60)
+    who = one_line(company or (f"company uncertain ({' or '.join(uncertain)})" if uncertain
+                               else f"posting {posting_id}"), 80)
     return await proposals.create(
         conn, kind="status", task="inbox", unit_key=unit.unit_key, now=now, model=model,
         prompt_version=prompt_version,
         posting_id=posting_id, application_id=application.id if application else None,
         input_hash=f"{application.id if application else ''}:{current or ''}",
-        summary=one_line(f"{who}: {current or 'no application'} → {target} "
+        summary=one_line(f"{who}: {current or NO_APPLICATION} → {target} "
                          f"({result['state']}: {result['evidence']})", 200),
         payload={"to_status": target, "from_status": current, "company": company,
+                 **({"uncertain_companies": uncertain} if uncertain else {}),
                  "state": result["state"], "evidence": result["evidence"],
                  "reading": result["summary"],
                  "message": {"key": unit.subject, "subject": subject, "sender": sender,

@@ -31,7 +31,6 @@ from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
-    NoAnswer,
     Request,
     Task,
     Unit,
@@ -240,10 +239,12 @@ class TailorTask(ScoredMatchTask):
         return self.build_request(fixed, posting_block(unit.data))
 
     def parse(self, unit: Unit, answer: dict[str, Any], ctx: Context) -> dict[str, Any]:
-        """Keep the edits the resume supports; NoAnswer when none is left.
+        """Keep the edits the resume supports.
 
-        Of two edits that change overlapping text, the first is kept, so any set of
-        one answer's proposals can be accepted together."""
+        None left (or none asked for) is an answer too — "nothing to change here" —
+        recorded like any other and proposing nothing; re-asking the same question
+        would get the same reply. Of two edits that change overlapping text, the
+        first is kept, so any set of one answer's proposals can be accepted together."""
         resume = ctx.texts.get(RESUME) or ""
         grounding = Grounding.build(
             [resume, *keyword_terms(ctx.texts.get(KEYWORDS))], unit.data["description"])
@@ -260,9 +261,6 @@ class TailorTask(ScoredMatchTask):
                 dropped.append("it changes text another edit of this answer changes")
                 continue
             kept.append((edit, one_line(raw.get("reason"), MAX_REASON_CHARS)))
-        if not kept:
-            why = f": {dropped[0]}" if dropped else ""
-            raise NoAnswer(f"no grounded edit ({len(dropped)} dropped){why}")
         return {
             "edits": [{"original": e.original, "replacement": e.replacement, "reason": reason,
                        "line": resume.count("\n", 0, e.start) + 1}
@@ -272,7 +270,8 @@ class TailorTask(ScoredMatchTask):
 
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: dict[str, Any],
                     ctx: Context, model: str) -> str:
-        """Record the answer against its inputs and propose each edit."""
+        """Record the answer against its inputs and propose each edit (none, for an
+        answer whose edits all failed grounding: the record says how many it dropped)."""
         data = unit.data
         edits = result["edits"]
         await upsert(conn, "resume_suggestions", {

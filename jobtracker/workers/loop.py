@@ -103,6 +103,9 @@ class JobLoop:
         self._running: dict[asyncio.Task[None], Job] = {}
         self._running_by_kind: dict[str, int] = dict.fromkeys(self._handlers, 0)
         self._counts = dict.fromkeys(Status, 0)
+        # Per kind too: a stage's closing line counts its own task's units, not every
+        # unit the loop has run (follow-ups of other kinds, earlier stages).
+        self._kind_counts: dict[str, dict[Status, int]] = {}
         self._outcomes: list[Outcome] = []
         self._group: asyncio.TaskGroup | None = None  # set only while run() runs
         self._paused = False
@@ -164,6 +167,15 @@ class JobLoop:
                 "running": len(self._running),
                 "waiting": sum(len(q) for q in self._queues.values())}
 
+    def stage_counts(self, kind: str) -> dict[str, int]:
+        """`counts`, narrowed to one kind's finished, failed and skipped when `kind` is
+        one the loop has handlers for (running and waiting stay the loop's)."""
+        counts = self.counts
+        if kind in self._handlers:
+            own = self._kind_counts.get(kind, {})
+            counts.update({str(s): own.get(s, 0) for s in Status})
+        return counts
+
     @property
     def reporter_error_lines(self) -> list[str]:
         """One line per reporter that stopped, saying which and why."""
@@ -197,7 +209,7 @@ class JobLoop:
             self._stopped = True
             raise
         finally:
-            counts = self.counts
+            counts = self.stage_counts(self.stage)
             self._emit(StageFinished(
                 stage=self.stage, finished=counts["finished"], failed=counts["failed"],
                 skipped=counts["skipped"], running=counts["running"],
@@ -297,6 +309,8 @@ class JobLoop:
     def _record(self, outcome: Outcome) -> None:
         self._outcomes.append(outcome)
         self._counts[outcome.status] += 1
+        own = self._kind_counts.setdefault(outcome.job.kind, dict.fromkeys(Status, 0))
+        own[outcome.status] += 1
         if not self._reporters:   # no event objects at all when nobody listens
             return
         job, elapsed = outcome.job, round(outcome.elapsed, 3)

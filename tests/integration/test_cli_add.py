@@ -101,7 +101,41 @@ def test_an_unknown_url_exits_2_listing_the_shapes(ws: Workspace, capsys) -> Non
     assert "not a board URL" in err
     for _ats, shape, _ in shapes():
         assert shape in err
+    assert "feeds:" in err, "the message says where a feed goes"
     assert (ws / "sources.yaml").read_text(encoding="utf-8") == SOURCES_TEXT
+
+
+@pytest.mark.parametrize("url", ["https://acme.teamtailor.com/jobs.rss",
+                                 "https://example.org/careers/feed",
+                                 "https://example.org/jobs.atom",
+                                 "https://example.org/jobs?format=rss"])
+def test_a_feed_url_is_told_to_go_under_feeds(ws: Workspace, capsys, url: str) -> None:
+    code, _, err = add(ws, capsys, url)
+    assert code == 2
+    assert "looks like a feed" in err and "add it under feeds:" in err
+    assert f"- {{name: NAME, url: {url}}}" in err or f'url: "{url}"' in err
+
+
+@pytest.mark.parametrize("url", [
+    "https://jobs.eu.lever.co/acme", "https://jobs.smartrecruiters.com/Acme/1234",
+    "https://job-boards.eu.greenhouse.io/acme", "https://boards.eu.greenhouse.io/acme",
+    "https://acme.jobs.personio.com/job/1"])
+def test_the_list_of_shapes_names_every_form_add_accepts(url: str) -> None:
+    assert recognise(url) is not None
+    host = url.split("//", 1)[1].split("/", 1)[0]
+    named = {shape.split("/", 1)[0].replace("TOKEN", "acme") for _ats, shape, _ in shapes()}
+    assert host in named, f"{host} is accepted but not in the list: {sorted(named)}"
+
+
+def test_crlf_line_endings_are_kept(ws: Workspace, capsys) -> None:
+    text = SOURCES_TEXT.replace("\n", "\r\n")
+    (ws / "sources.yaml").write_bytes(text.encode())
+    code, _, _ = add(ws, capsys, "https://jobs.lever.co/plaid")
+    assert code == 0
+    after = (ws / "sources.yaml").read_bytes().decode()
+    assert after.count("\r\n") == after.count("\n"), "every line still ends CRLF"
+    assert after.startswith(text.split("feeds:")[0].split("    company: Linear")[0])
+    assert "token: plaid" in after
 
 
 @pytest.mark.parametrize(("before", "after"), [
@@ -150,15 +184,17 @@ def test_check_fetches_once_and_prints_the_count(ws: Workspace, capsys, server: 
     assert not ws.db.exists()                 # a check stores nothing
 
 
-def test_check_of_a_failing_board_exits_1_and_keeps_the_board(
+def test_check_of_a_failing_board_exits_1_and_leaves_the_file_as_it_was(
         ws: Workspace, capsys, server: BoardServer, monkeypatch: pytest.MonkeyPatch) -> None:
     loopback = dataclasses.replace(REGISTRY["ashby"],
                                    default_url=lambda _token: server.url("/missing"))
     monkeypatch.setitem(REGISTRY, "ashby", loopback)
-    (ws / "sources.yaml").write_text("boards: []\n", encoding="utf-8")
+    (ws / "sources.yaml").write_bytes(b"boards: []\n")
     code, out, _ = add(ws, capsys, "https://jobs.ashbyhq.com/gone", "--check")
     assert code == 1 and "check: ashby:gone failed: HTTP 404 Not Found" in out
-    assert ws.sources().boards[0].token == "gone"
+    assert "nothing was added" in out and "added ashby" not in out
+    assert (ws / "sources.yaml").read_bytes() == b"boards: []\n"
+    assert [p.name for p in ws.home.iterdir() if p.name.startswith(".sources-")] == []
 
 
 def test_add_as_a_command(ws: Workspace) -> None:

@@ -57,3 +57,20 @@ def test_bad_input_is_exit_2_and_loses_nothing(world: Workspace,
         main(["--home", str(world.home), "applications", "--status", "hired"])
     capsys.readouterr()
     assert len(listed(capsys, world)) == 4
+
+
+def test_an_empty_list_says_why_it_is_empty(world: Workspace,
+                                            capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, world, "applications", "--due", "--today", "2026-10-02")
+    assert code == 0
+    assert out.strip() == "nothing due for a follow-up as of 2026-10-02 (4 applications in all)"
+    code, out, _ = cli(capsys, world, "applications", "--status", "offer")
+    assert out.strip() == "no application with status offer (4 in all)"
+    code, out, _ = cli(capsys, world, "applications", "--due", "--status", "saved")
+    assert "nothing due for a follow-up" in out and "with status saved" in out
+
+
+def test_an_empty_workspace_says_how_to_record_an_application(
+        ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = cli(capsys, ws, "applications", "--due")
+    assert code == 0 and out.startswith("no applications; `jobtracker status POSTING applied`")

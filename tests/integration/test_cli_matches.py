@@ -89,7 +89,7 @@ def test_status_creates_then_updates_the_application(
         seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     home = str(seeded.home)
     assert cli.main(["--home", home, "status", "2", "applied"]) == 0
-    assert "applied (new application)" in capsys.readouterr().out
+    assert "applied (was no application)" in capsys.readouterr().out
     assert cli.main(["status", "2", "Interviewing", "--home", home]) == 0
     assert "interviewing (was applied)" in capsys.readouterr().out
     by_id = {m["id"]: m for m in matches_json(seeded, capsys)}

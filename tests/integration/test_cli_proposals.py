@@ -134,9 +134,11 @@ def test_reject_then_undo(home: Path) -> None:
     items = _listed(home)
     assert (items[1]["state"], items[3]["state"]) == ("rejected", "rejected")
     assert _status(home, 1) == "applied"
+    # One command decided both: one undo takes both back, and says so.
     undo = run_cli("proposals", "undo", "--home", str(home))
-    assert undo.returncode == 0 and "undid rejecting 3" in undo.stdout
-    assert _listed(home)[3]["state"] == "pending"
+    assert undo.returncode == 0
+    assert "undid rejecting 2 proposals decided together: 1, 3" in undo.stdout
+    assert (_listed(home)[1]["state"], _listed(home)[3]["state"]) == ("pending", "pending")
 
 
 def test_undo_of_an_accept_restores_the_status(home: Path) -> None:

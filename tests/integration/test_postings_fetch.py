@@ -4,6 +4,7 @@ sources.yaml order, concurrency, conditional requests."""
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import itertools
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -215,6 +216,23 @@ async def test_only_one_source_by_name(server: BoardServer, conn: aiosqlite.Conn
     assert [r["token"] for r in await rows(conn)] == ["bolt"]
     with pytest.raises(UnknownSource, match="greenhouse:acme"):
         select_targets(sources, "nope")
+
+
+def test_a_full_name_picks_one_source_and_a_token_or_company_every_board_it_names() -> None:
+    sources = Sources(
+        boards=(Board("greenhouse", "acme", "Acme"), Board("lever", "acme", "Acme"),
+                Board("ashby", "acme-labs", "Acme"), Board("greenhouse", "bolt", "Bolt")),
+        feeds=(Feed("acme", "https://example.org/acme.rss"),))
+    def names(only: str) -> list[str]:
+        return [t.name for t in select_targets(sources, only)]
+
+    assert names("greenhouse:acme") == ["greenhouse:acme"]
+    assert names("feed:acme") == ["feed:acme"]
+    assert names("acme") == ["feed:acme"], "a feed's own name picks the feed"
+    assert names("ACME-LABS") == ["ashby:acme-labs"]
+    assert names("Bolt") == ["greenhouse:bolt"]
+    sources = dataclasses.replace(sources, feeds=())
+    assert names("acme") == ["greenhouse:acme", "lever:acme", "ashby:acme-labs"]
 
 
 async def test_an_interrupted_fetch_keeps_what_was_written(

@@ -221,6 +221,39 @@ def test_the_packet_resume_has_the_postings_accepted_edits(
     assert (home.home / "resume.md").read_text() == RESUME, "the master is never touched"
 
 
+def test_prepare_says_when_edits_for_the_posting_wait_in_review(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    """The packet is made from the master resume while edits wait: the output, the
+    packet's answers.md and answers.json say how many, and where to review them."""
+    staff = posting_id(home, "Staff Engineer")
+
+    async def propose_two() -> None:
+        async with store.connect(home.db) as conn, store.write(conn):
+            for item, (original, replacement) in enumerate((
+                    ("Built services in Python.", "Built distributed services in Python."),
+                    ("Led a team of three.", "Led a team of three engineers."))):
+                await proposals.create(
+                    conn, kind="resume_edit", task="tailor", unit_key="t1", item=item,
+                    summary="edit", now=NOW, posting_id=staff,
+                    payload={"original": original, "replacement": replacement,
+                             "company": "Acme", "title": "Staff Engineer",
+                             "posting_id": staff})
+
+    asyncio.run(propose_two())
+    capsys.readouterr()
+    assert cli.main(["--home", str(home.home), "prepare", str(staff)]) == 0
+    out = capsys.readouterr().out
+    assert "2 resume edits waiting in review: jobtracker proposals list" in out
+    folder = next((home.home / "applications").glob(f"{staff}-*"))
+    assert "Waiting: 2 resume edits waiting in review" in (folder / "answers.md").read_text()
+    data = json.loads((folder / "answers.json").read_text())
+    assert data["waiting"] == {"resume_edit": 2, "letter": 0}
+    assert (folder / "resume.md").read_text() == RESUME, "made from the master"
+    assert cli.main(["--home", str(home.home), "prepare", str(staff), "--json"]) == 0
+    (item,) = json.loads(capsys.readouterr().out)
+    assert item["waiting"] == {"resume_edit": 2, "letter": 0}
+
+
 def test_picks_skip_applications_beyond_saved_and_honour_top(
         home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     staff, kite = posting_id(home, "Staff Engineer"), posting_id(home, "Senior Backend Engineer")

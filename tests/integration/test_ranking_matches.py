@@ -92,7 +92,7 @@ def test_matches_json_objects_keep_their_keys_in_order(
                            "status", "stale", "parts", "model", "prompt_version",
                            "also_on", "reposted", "why", "dismissed", "described"]
     assert (first["also_on"], first["reposted"]) == ([], None)
-    assert out == json.dumps([first], indent=2) + "\n"
+    assert out == json.dumps([first], ensure_ascii=False) + "\n", "one line, as every --json"
     assert all(set(part) >= {"value", "weight", "points"} for part in first["parts"].values())
 
 

@@ -55,7 +55,7 @@ async def test_s_sets_the_status_and_o_opens_the_posting(app: JobtrackerApp) -> 
         await settled(pilot)
         assert application_status(ws, 2) == "applied"
         text = screen_text(app)
-        assert "Bolt - Platform Engineer: applied (new application)" in text
+        assert "Bolt - Platform Engineer: applied (was no application)" in text
         assert isinstance(app.screen, MatchesScreen)
         assert app.screen.current.id == 2, "the cursor stays on the posting"
         await pilot.press("s", "escape")     # escape changes nothing
@@ -107,10 +107,10 @@ async def test_the_title_takes_the_width_the_other_columns_leave(app: Jobtracker
         await wait_until(pilot, lambda: bool(getattr(app.screen, "matches", None)))
         table = app.screen.query_one(DataTable)
         assert table.virtual_size.width <= table.size.width
-        assert table.get_row_at(0)[4].plain.endswith("…")
+        assert table.get_row_at(0)[5].plain.endswith("…")
         await pilot.resize_terminal(160, 30)
         await settled(pilot)
-        assert table.get_row_at(0)[4].plain == long_title
+        assert table.get_row_at(0)[5].plain == long_title
         assert app.screen.current.id == 1, "the cursor stays on its match"
         await pilot.resize_terminal(*SIZE)
         await settled(pilot)

@@ -93,6 +93,7 @@ async def test_P_prepares_the_packet_and_shows_each_field_with_its_answer(
         assert table.row_count == len(screen.fields) > 6
         text = screen_text(app)
         assert "employer's form, 1 required left" in text
+        assert "1 edit to review" in text, "Acme's pending resume edit is not in the packet"
         assert "Ada" in text and "identity.first_name" in text
         assert "apply: https://jobs.example/1" in text
         assert HOSTILE_TITLE.split(" ")[0] in text, "the hostile label is shown literally"
@@ -128,10 +129,14 @@ async def test_A_marks_the_application_applied(app: JobtrackerApp) -> None:
         await pilot.press("A")
         await settled(pilot)
         assert application_status(ws, 2) == "applied"
-        assert "applied (new application)" in screen_text(app)
+        assert "applied (was no application)" in screen_text(app)
         await pilot.press("escape")
         await settled(pilot)
         assert isinstance(app.screen, MatchesScreen)
+        # Back on the list, the row says what the packet's A did.
+        table = app.screen.query_one(DataTable)
+        await wait_until(pilot, lambda: table.get_row("2")[3].plain == "applied")
+        assert app.screen.current.id == 2, "the cursor stays on the posting"
 
 
 async def test_an_existing_packet_opens_without_reading_the_form_again(

@@ -57,7 +57,7 @@ async def test_p_opens_the_proposals_grouped_by_posting(app: JobtrackerApp) -> N
         assert "4 waiting: 1 resume_edit · 3 status · 1 stale" in text
         assert "Acme — Staff Engineer  1.30" in text
         assert "● status applied → interviewing" in text
-        assert "! status none → applied" in text
+        assert "! status no application → applied" in text
         # The first proposal is selected: the status change with its evidence in context.
         assert screen.current is not None and screen.current.proposal.id == 1
         assert "Subject  Your application" in text
@@ -132,6 +132,22 @@ async def test_upper_case_decides_every_remaining_one_in_the_group(
         await settled(pilot)
         assert proposal_states(ws)[4] == "accepted"
         assert application_status(ws, 3) == "applied"
+
+
+async def test_u_after_an_upper_case_key_undoes_every_decision_it_made(
+        app: JobtrackerApp) -> None:
+    ws = app.setup.ws
+    async with app.run_test(size=SIZE) as pilot:
+        await open_review(pilot)
+        before = proposal_states(ws)
+        await pilot.press("X")
+        await wait_until(pilot, lambda: proposal_states(ws)[1] == "rejected")
+        await pilot.press("u")
+        await wait_until(pilot, lambda: proposal_states(ws) == before)
+        assert "undid rejecting 3 proposals decided together: 1, 2, 3" in screen_text(app)
+        await pilot.press("u")                   # nothing was decided before the X
+        await wait_until(pilot, lambda: "nothing to undo" in screen_text(app))
+        assert proposal_states(ws) == before
 
 
 async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(

@@ -90,7 +90,8 @@ async def test_enter_shows_the_timeline_literally(app: JobtrackerApp) -> None:
         await settled(pilot)
         assert isinstance(app.screen, TimelineScreen)
         text = screen_text(app)
-        assert "new → applied  (hand)" in text and "applied → interviewing  (hand)" in text
+        assert "no application → applied  (hand)" in text
+        assert "applied → interviewing  (hand)" in text
         assert "Slots: [red]x[/red] [link=http://e.x]y[/link]" in text
         assert "from Rita <rita@acme.test> · scheduling" in text
         assert "\x1b[31mred" not in screen_output(app)

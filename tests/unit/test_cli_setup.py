@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from jobtracker.cli import main
-from jobtracker.workspace import Workspace
+from jobtracker.prepare.answers import load_answers
+from jobtracker.sources import REGISTRY
+from jobtracker.workspace import TEMPLATE_FILES, Workspace
 
 
 def test_init_creates_every_file_and_never_overwrites(tmp_path: Path,
@@ -37,3 +40,44 @@ def test_init_templates_are_valid_configuration(tmp_path: Path) -> None:
     assert profile.levels == ("senior", "staff")
     assert ws.sources().boards[0].ats == "greenhouse"
     assert ws.plugins()["coverletter"] is False
+
+
+# A commented example line: `# key: value`, `#   nested: value`, `# - item`. Prose
+# comments read as sentences, never as `word:` at their start.
+_EXAMPLE = re.compile(r"^(\s*)# ?(\s*(?:[A-Za-z_][\w.-]*:(?:\s|$)|- ).*)$")
+
+
+def uncommented(text: str) -> str:
+    """`text` with every commented example line made live (its `# ` removed)."""
+    return "".join(_EXAMPLE.sub(lambda m: m.group(1) + m.group(2), line)
+                   for line in text.splitlines(keepends=True))
+
+
+def test_every_commented_example_loads_once_uncommented(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    ws.init()
+    changed = []
+    for name in TEMPLATE_FILES:
+        path = ws / name
+        if name.endswith(".yaml"):
+            before = path.read_text(encoding="utf-8")
+            path.write_text(uncommented(before), encoding="utf-8")
+            if uncommented(before) != before:
+                changed.append(name)
+    assert {"config.yaml", "sources.yaml", "answers.yaml"} <= set(changed)
+    config = ws.config()
+    assert config.llm.models == {"tailor": "qwen3:32b"} and config.maildir is not None
+    assert len(ws.sources().boards) > 1 and ws.sources().feeds
+    ws.profile()
+    ws.plugins()
+    answers = load_answers(ws / "answers.yaml")
+    assert answers.values["identity.first_name"] == "Ada"
+
+
+def test_the_sources_template_names_every_source_there_is(tmp_path: Path) -> None:
+    ws = Workspace(tmp_path / "ws")
+    ws.init()
+    text = (ws / "sources.yaml").read_text(encoding="utf-8")
+    comments = " ".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
+    missing = [name for name in REGISTRY if not re.search(rf"\b{name}\b", comments)]
+    assert missing == []

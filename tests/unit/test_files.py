@@ -47,8 +47,10 @@ def test_a_path_outside_the_workspace_is_refused(home: Path, tmp_path: Path) -> 
         guard_inside(home, tmp_path / "elsewhere.md")
 
 
-@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002])
-async def test_written_files_follow_the_users_umask(home: Path, umask: int) -> None:
+@pytest.mark.parametrize("umask", [0o022, 0o077, 0o002, 0o277])
+async def test_written_files_are_private_whatever_the_umask(home: Path, umask: int) -> None:
+    """0600 (letters hold what an employer reads; the workspace is private), less what a
+    stricter umask of the user's takes away."""
     old = os.umask(umask)
     try:
         async with store.connect(home / "jobtracker.db") as conn:
@@ -56,7 +58,7 @@ async def test_written_files_follow_the_users_umask(home: Path, umask: int) -> N
             await write_recorded(conn, home, path, "Dear Acme\n", NOW, None)
     finally:
         os.umask(old)
-    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600 & ~umask
 
 
 def test_a_run_refuses_a_runs_folder_that_links_outside(tmp_path: Path,

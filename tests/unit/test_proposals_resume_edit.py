@@ -151,18 +151,60 @@ async def test_a_hand_edited_tailored_file_is_never_overwritten(
     assert (home / TAILORED).read_text(encoding="utf-8") == "my own version\n"
 
 
-async def test_an_edit_is_stale_once_the_resume_changes(
+async def test_an_edit_whose_own_line_is_unchanged_stays_acceptable_after_a_resume_edit(
         conn: aiosqlite.Connection, home: Path) -> None:
     pid = await propose_edit(conn, home, 0, "Cut costs in half.", "Halved costs.")
-    assert (await proposals.get(conn, pid, home)).state == "pending"
-    (home / "resume.md").write_text(RESUME + "\nA new line.\n", encoding="utf-8")
+    changed = RESUME + "\nA new line.\n"
+    (home / "resume.md").write_text(changed, encoding="utf-8")
+    kept = await proposals.get(conn, pid, home)
+    assert kept.state == "pending", kept.stale_reason
+    detail = await proposals.detail(conn, kept, home)
+    assert any("resume.md changed since this edit was made" in line.plain for line in detail)
+    assert (await accept(conn, home, pid)).ok
+    assert (home / TAILORED).read_text(encoding="utf-8") == changed.replace(
+        "Cut costs in half.", "Halved costs.")
+
+
+async def test_an_edit_is_stale_once_the_resume_changes_its_own_line(
+        conn: aiosqlite.Connection, home: Path) -> None:
+    pid = await propose_edit(conn, home, 0, "Cut costs in half.", "Halved costs.")
+    (home / "resume.md").write_text(RESUME.replace("Cut costs in half.", "Cut costs by 40%."),
+                                    encoding="utf-8")
     stale = await proposals.get(conn, pid, home)
-    assert stale.state == "stale" and stale.stale_reason == "resume.md changed since it was made"
+    assert stale.state == "stale"
+    assert stale.stale_reason.startswith("resume.md changed since it was made: the original "
+                                         "is not a line, bullet or sentence")
     refused = await accept(conn, home, pid)
     assert not refused.ok and "stale" in refused.message
     assert not (home / "tailored").exists() or list((home / "tailored").iterdir()) == []
     (home / "resume.md").unlink()
     assert (await proposals.get(conn, pid, home)).stale_reason == "resume.md is missing"
+
+
+async def test_an_edit_is_stale_once_the_new_resume_no_longer_grounds_its_replacement(
+        conn: aiosqlite.Connection, home: Path) -> None:
+    pid = await propose_edit(conn, home, 0, "Cut costs in half.",
+                             "Cut costs in half with PostgreSQL.")
+    assert (await proposals.get(conn, pid, home)).state == "pending"
+    (home / "resume.md").write_text(RESUME.replace("  - Wrote PostgreSQL migrations.\n", "")
+                                    .replace("Python, PostgreSQL, distributed", "Python, "
+                                             "distributed"), encoding="utf-8")
+    stale = await proposals.get(conn, pid, home)
+    assert stale.state == "stale" and "PostgreSQL" in stale.stale_reason
+
+
+async def test_a_newer_tailor_answer_for_the_posting_supersedes_a_pending_edit(
+        conn: aiosqlite.Connection, home: Path) -> None:
+    pid = await propose_edit(conn, home, 0, "Cut costs in half.", "Halved costs.")
+    (home / "resume.md").write_text(RESUME + "\nA new line.\n", encoding="utf-8")
+    assert (await proposals.get(conn, pid, home)).state == "pending"
+    async with store.write(conn):      # tailor answered again, for the new resume
+        await conn.execute(
+            "INSERT INTO resume_suggestions (posting_id, unit_key, resume_hash, keywords_hash, "
+            "description_hash, edits, dropped, model, prompt_version, tailored_at) "
+            "VALUES (7, 'p7:new', 'r', 'k', 'd', 1, 0, 'm', 'v', ?)", (NOW,))
+    stale = await proposals.get(conn, pid, home)
+    assert stale.state == "stale" and "newer tailor answer" in stale.stale_reason
 
 
 async def test_an_edit_is_stale_once_keywords_or_the_description_change(

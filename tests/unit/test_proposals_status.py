@@ -115,6 +115,26 @@ async def test_undo_restores_the_previous_status_then_the_decision_before(
     assert await proposals.undo_last(conn, LATER) is None
 
 
+async def test_one_undo_takes_back_every_decision_made_together_newest_first(
+        conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
+    lone = await propose(conn, "screening", unit_key="m:1", posting_id=acme["posting"])
+    await proposals.accept(conn, [lone], NOW)
+    first = await propose(conn, "interviewing", unit_key="m:2", posting_id=acme["posting"])
+    second = await propose(conn, "offer", unit_key="m:3", posting_id=acme["posting"])
+    decisions = await proposals.accept(conn, [first, second], LATER)   # one call: one batch
+    assert all(d.ok for d in decisions)
+    assert await application_status(conn, acme["application"]) == "offer"
+    undone = await proposals.undo_last(conn, LATER)
+    assert undone is not None and undone.ok
+    assert (undone.id, undone.also) == (second, (first,))
+    assert f"decided together: {first}, {second}" in undone.message
+    assert [(await one(conn, i)).state for i in (first, second)] == ["pending", "pending"]
+    assert await application_status(conn, acme["application"]) == "screening"
+    undone = await proposals.undo_last(conn, LATER)       # then the decision before
+    assert undone is not None and undone.id == lone and undone.also == ()
+    assert await application_status(conn, acme["application"]) == "applied"
+
+
 async def test_undo_is_refused_once_the_status_changed_since(
         conn: aiosqlite.Connection, acme: dict[str, int]) -> None:
     pid = await propose(conn, "interviewing", posting_id=acme["posting"])

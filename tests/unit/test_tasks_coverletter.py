@@ -15,7 +15,7 @@ import pytest
 from jobtracker import proposals, store
 from jobtracker.config import Config, Profile, load_plugins
 from jobtracker.resume import text_hash
-from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, ordered
+from jobtracker.tasks import REGISTRY, Context, Unit, ordered
 from jobtracker.tasks.coverletter import MAX_PARAGRAPHS, SCHEMA, CoverLetterTask, assemble
 
 NOW = "2026-09-01T12:00:00Z"
@@ -158,10 +158,24 @@ async def test_ungrounded_paragraphs_are_dropped(conn: aiosqlite.Connection) -> 
     assert "Kubernetes" in result["dropped"][0] and "AWS" in result["dropped"][0]
     assert result["text"].startswith("Dear Acme team,\n\nI am applying for the Senior "
                                      f"Engineer role.\n\n{FIT}\n\n{CLOSING}\n\nKind regards")
-    with pytest.raises(NoAnswer, match="no grounded paragraph"):
-        TASK.parse(unit, {"paragraphs": [INVENTED]}, make_ctx())
-    with pytest.raises(NoAnswer, match=r"\(0 dropped\)"):
-        TASK.parse(unit, {"paragraphs": ["  ", "\x1b[2J"]}, make_ctx())
+    # None left is an answer too: recorded, proposing no letter (not a failure).
+    alone = TASK.parse(unit, {"paragraphs": [INVENTED]}, make_ctx())
+    assert alone["paragraphs"] == [] and "Kubernetes" in alone["dropped"][0]
+    blank = TASK.parse(unit, {"paragraphs": ["  ", "\x1b[2J"]}, make_ctx())
+    assert (blank["paragraphs"], blank["dropped"]) == ([], [])
+
+
+async def test_a_letter_with_no_grounded_paragraph_is_recorded_and_proposes_nothing(
+        conn: aiosqlite.Connection) -> None:
+    ctx = make_ctx()
+    unit = (await TASK.pending(conn, ctx))[0]
+    result = TASK.parse(unit, {"paragraphs": [INVENTED]}, ctx)
+    async with store.write(conn):
+        assert await TASK.apply(conn, unit, result, ctx, "m") == "0"
+    assert await proposals.list_proposals(conn) == []
+    rows = await conn.execute_fetchall("SELECT paragraphs, dropped FROM cover_letters")
+    assert [tuple(row) for row in rows] == [(0, 1)]
+    assert unit.subject not in [u.subject for u in await TASK.pending(conn, ctx)]
 
 
 async def test_request_treats_the_posting_as_data(conn: aiosqlite.Connection) -> None:

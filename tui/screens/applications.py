@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Static
 
+from jobtracker.applications import NO_APPLICATION
 from jobtracker.config import STATUSES
 from jobtracker.interviews.store import said
 from jobtracker.tracker.funnel import bars, counted
@@ -38,18 +39,30 @@ ORDER = ("offer", "interviewing", "screening", "applied", "saved", "ghosted", "r
 assert set(ORDER) == set(STATUSES)
 
 
+# Column widths of a row, and the header line that names them: dates carry their
+# year (a list that spans New Year must not read `05-08` of which year).
+COMPANY_CELLS, TITLE_CELLS = 16, 24
+HEADER = (f"{'company':<{COMPANY_CELLS}} {'title':<{TITLE_CELLS}} {'applied':<10} "
+          f"{'days':>4} {'last contact':<12} due")
+
+
+def header_text() -> Text:
+    return Text(HEADER, style="bold dim", no_wrap=True, overflow="ellipsis")
+
+
 def row_text(row: Row, today: date) -> Text:
-    """`Acme             Staff Engineer …   12d  10-06  due`, fixed columns."""
+    """`Acme  Staff Engineer  2026-11-20  10d  2026-11-28  due`: fixed columns under
+    HEADER (days: since applied)."""
     applied = day(row.applied_at)
     since = f"{(today - applied).days}d" if applied else "-"
-    contact = row.last_contact_at[5:10] if row.last_contact_at else "-"
+    contact = row.last_contact_at[:10] if row.last_contact_at else "-"
     text = Text(no_wrap=True, overflow="ellipsis")
-    text.append_text(line(row.company, 16))
-    text.pad_right(17 - text.cell_len)
-    title = line(row.title, 30)
+    text.append_text(line(row.company, COMPANY_CELLS))
+    text.pad_right(COMPANY_CELLS + 1 - text.cell_len)
+    title = line(row.title, TITLE_CELLS)
     text.append_text(title)
-    text.append(" " * (31 - title.cell_len))
-    text.append(f"{since:>5}  {contact:<5}  ")
+    text.append(" " * (TITLE_CELLS + 1 - title.cell_len))
+    text.append(f"{applied.isoformat() if applied else '-':<10} {since:>4} {contact:<12} ")
     text.append("due" if row.due else "   ", style="bold yellow" if row.due else "")
     return text
 
@@ -110,6 +123,7 @@ class ApplicationsScreen(Screen[None]):
         yield Static(id="apps-summary")
         with Horizontal(id="apps-body"):
             with Vertical(id="apps-pane", classes="pane"):
+                yield Static(header_text(), id="apps-header")
                 yield PipelineList(id="apps-list")
             with Vertical(id="funnel-pane", classes="pane"):
                 yield Static(id="funnel")
@@ -316,7 +330,7 @@ def timeline_text(found: Timeline) -> Text:
         text.append(f"{entry.kind:<8}", style=STYLES[entry.kind])
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
-            text.append(f"{d['from'] or 'new'} → {d['to']}  ({source})")
+            text.append(f"{d['from'] or NO_APPLICATION} → {d['to']}  ({source})")
             if d["evidence"]:
                 text.append("\n" + " " * 20)
                 text.append_text(line(f"“{d['evidence']}”", style="italic"))

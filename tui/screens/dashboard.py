@@ -31,7 +31,7 @@ from textual.widgets import Footer, Static
 from jobtracker.interviews.store import said
 from jobtracker.runner import TaskState
 from tui import data
-from tui.fetching import age
+from tui.fetching import fetched_label
 from tui.host import Host, Phase
 from tui.literal import block, plain
 from tui.messages import DecisionsMade, FetchEnded, FetchLine, QueueSurveyed, RunChanged
@@ -258,7 +258,7 @@ class Dashboard(Screen[None]):
         app = self.app
         phase = "fetching" if app.fetching else str(app.phase)
         self.query_one(HeaderLine).show(app.home, app.model_label(), app.model.ok, phase,
-                                        age(self._fetched))
+                                        fetched_label(self._fetched))
 
     def no_postings_hint(self) -> str:
         path = self.app.home / "sources.yaml"

@@ -10,8 +10,11 @@ sets it, so the screen and the command can never disagree.
 
 from __future__ import annotations
 
+import re
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -22,7 +25,9 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 
+from jobtracker.applications import NO_APPLICATION
 from jobtracker.ranking.matches import Match
+from jobtracker.text import one_line
 from tui import data
 from tui.host import Host
 from tui.literal import block, line
@@ -92,31 +97,117 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
 
 
 # The title column's width: what the others leave of the screen, within these bounds.
-TITLE_MIN, TITLE_MAX = 16, 80
-_NARROW_COLUMNS = 24      # company and location are cut at this many cells
+TITLE_MIN, TITLE_MAX = 12, 80
+_NARROW_COLUMNS = 24      # company and location are cut at this many cells at most
+_COMPANY_MIN, _LOCATION_MIN = 8, 6
+# Words a cut title spells short first, so the part that tells two jobs apart
+# (`…, Python` / `… (Energy Markets)`) survives at 80 columns.
+_SHORT_WORDS = {"senior": "Sr", "junior": "Jr", "principal": "Princ", "engineer": "Eng",
+                "engineering": "Eng", "developer": "Dev", "software": "SW",
+                "manager": "Mgr", "management": "Mgmt", "infrastructure": "Infra",
+                "operations": "Ops", "distributed": "Dist", "development": "Dev"}
+_WORD = re.compile(r"[A-Za-z]+")
 
 
-def title_width(matches: list[Match], screen_width: int) -> int:
-    """The title's cells: the screen less the other columns as their labels and these
-    rows fill them (each column pads one cell each side; the pane's border and a
-    vertical scroll bar take 4)."""
+@dataclass(frozen=True)
+class Widths:
+    """Cells for the columns that give way: company, title, location."""
+
+    company: int
+    title: int
+    location: int
+
+
+def column_widths(matches: list[Match], screen_width: int) -> Widths:
+    """What the screen leaves the company, title and location once the fixed columns
+    (id, score, verdict, status) have theirs, so the table never scrolls sideways:
+    each column pads one cell each side; the pane's border and the vertical scroll
+    bar take 3. The title gets what company and location (each at most as wide as
+    its widest value, and given way first down to a floor) leave it."""
     def widest(name: str, label: int, limit: int = TITLE_MAX) -> int:
-        return min(limit, max([label, *(len(getattr(m, name) or "") for m in matches)]))
+        return min(limit, max([label, *(cell_len(one_line(str(getattr(m, name) or "")))
+                                        for m in matches)]))
 
-    others = [5, widest("verdict", 7) + 1, widest("status", 6),     # + a stale verdict's *
-              widest("company", 7, _NARROW_COLUMNS), widest("location", 8, _NARROW_COLUMNS)]
-    free = screen_width - sum(others) - 2 * (len(others) + 1) - 4
-    return max(TITLE_MIN, min(TITLE_MAX, free))
+    fixed = [widest("id", 2), 5, widest("verdict", 7) + 1, widest("status", 6)]
+    free = screen_width - sum(fixed) - 2 * (len(fixed) + 3) - 3
+    company = min(widest("company", 7, _NARROW_COLUMNS), max(_COMPANY_MIN, free * 28 // 100))
+    location = min(widest("location", 8, _NARROW_COLUMNS), max(_LOCATION_MIN, free * 22 // 100))
+    title = min(TITLE_MAX, widest("title", 5), free - company - location)
+    if title < TITLE_MIN:       # very narrow: company and location give way first
+        short = TITLE_MIN - title
+        give = min(short, company - _COMPANY_MIN)
+        company -= give
+        location -= min(short - give, location - _LOCATION_MIN)
+        title = max(1, free - company - location)
+    # Room left over (short titles on a wide screen) goes back to company and location.
+    spare = free - company - location - title
+    if spare > 0:
+        grow = min(spare, widest("company", 7, _NARROW_COLUMNS) - company)
+        company += grow
+        location += max(0, min(spare - grow, widest("location", 8, _NARROW_COLUMNS) - location))
+    return Widths(company, max(1, title), location)
 
 
-def title_cell(match: Match, width: int) -> Text:
-    """The title, and `(reposted DATE)` after it when the job came back under a new id
-    (`(reposted)` under 30 cells): the note is never cut, the title gives way to it."""
+def short_title(title: str, width: int) -> str:
+    """`title` in at most `width` cells: whole when it fits, else with common words
+    spelled short (Senior → Sr, Engineer → Eng), then cut with an ellipsis."""
+    title = one_line(title)
+    if cell_len(title) <= width:
+        return title
+    title = _abbreviated(title)
+    return title if cell_len(title) <= width else _cut(title, width)
+
+
+def _abbreviated(title: str) -> str:
+    return _WORD.sub(lambda m: _SHORT_WORDS.get(m.group(0).lower(), m.group(0)), title)
+
+
+def _cut(text: str, width: int) -> str:
+    """`text` in `width` cells, its end an ellipsis (wide characters count two)."""
+    shown = Text(text)
+    shown.truncate(width, overflow="ellipsis")
+    return shown.plain
+
+
+def distinct_titles(titles: list[str], width: int) -> list[str]:
+    """Each title cut to `width` cells so that titles that differ still read
+    differently: where two cuts of different titles come out the same, those keep
+    their beginning and their end (`Sr Backend…Markets)`)."""
+    cut = [short_title(title, width) for title in titles]
+    by_cut: dict[str, set[str]] = {}
+    for title, shown in zip(titles, cut, strict=True):
+        by_cut.setdefault(shown, set()).add(one_line(title))
+    for i, title in enumerate(titles):
+        if len(by_cut[cut[i]]) > 1 and width >= 7:
+            cut[i] = _head_and_tail(_abbreviated(one_line(title)), width)
+    return cut
+
+
+def _head_and_tail(title: str, width: int) -> str:
+    """A third of `width` from the beginning, an ellipsis, and the end in the rest,
+    starting at a word where that leaves a few letters."""
+    head = _cut(title, max(3, width // 3) + 1).rstrip("…").rstrip()
+    room = width - cell_len(head) - 1
+    tail = title[-room:] if room > 0 else ""
+    while cell_len(tail) > room:
+        tail = tail[1:]
+    start = len(title) - len(tail)
+    if start > 0 and title[start - 1].isalnum() and " " in tail:
+        word = tail[tail.index(" ") + 1:]
+        if len(word) >= 4:
+            tail = word
+    return f"{head}…{tail.lstrip()}"
+
+
+def title_cell(match: Match, width: int, shown: str | None = None) -> Text:
+    """The title (`shown`: already cut to tell it apart), and `(reposted DATE)` after it
+    when the job came back under a new id (`(reposted)` under 30 cells): the note is
+    never cut, the title gives way to it."""
     if not match.reposted:
-        return line(match.title, width)
+        return line(shown if shown is not None else short_title(match.title or "", width))
     # Narrow, the date is left to the detail pane.
     note = f" (reposted {match.reposted})" if width >= 30 else " (reposted)"
-    text = line(match.title, max(width - len(note), 8))
+    text = line(short_title(match.title or "", max(width - len(note), 8)))
     text.append(note, style="yellow")
     return text
 
@@ -131,7 +222,7 @@ class MatchesScreen(Screen[None]):
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
     showing_dismissed = False    # `D`: the dismissed matches instead of the list
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
-    _title_width = 0          # the title column's width the rows were laid out for
+    _widths: Widths | None = None   # the column widths the rows were laid out for
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
         Binding("k", "move(-1)", "Previous", id="matches.previous", show=False,
@@ -159,7 +250,7 @@ class MatchesScreen(Screen[None]):
 
     def on_mount(self) -> None:
         LAYOUT.mount(self, "Matches, best first", "Why", (
-            ("score", "score"), ("verdict", "verdict"), ("status", "status"),
+            ("id", "id"), ("score", "score"), ("verdict", "verdict"), ("status", "status"),
             ("company", "company"), ("title", "title"), ("location", "location")))
         self.reload()
 
@@ -183,18 +274,20 @@ class MatchesScreen(Screen[None]):
         """The table's rows, the title as wide as the screen leaves it; the cursor on
         match `keep` if it is still listed."""
         table = self.query_one(DataTable)
-        width = title_width(self.matches, self.app.size.width)
-        self._title_width = width
+        widths = column_widths(self.matches, self.app.size.width)
+        self._widths = widths
         table.clear()
         for column in table.columns.values():     # widths follow the new rows, narrower too
             column.content_width = column.label.cell_len
-        for match in self.matches:
+        titles = distinct_titles([m.title or "" for m in self.matches], widths.title)
+        for match, shown in zip(self.matches, titles, strict=True):
             table.add_row(
+                Text(str(match.id), justify="right"),
                 Text(f"{match.score:.2f}", justify="right"),
                 Text(match.verdict + ("*" if match.stale else ""),
                      style=VERDICT_STYLES.get(match.verdict, "")),
-                line(match.status or "—"), line(match.company, _NARROW_COLUMNS),
-                title_cell(match, width), line(match.location, _NARROW_COLUMNS),
+                line(match.status or "—"), line(match.company, widths.company),
+                title_cell(match, widths.title, shown), line(match.location, widths.location),
                 key=str(match.id))
         if keep is not None:
             rows = [m.id for m in self.matches]
@@ -202,7 +295,7 @@ class MatchesScreen(Screen[None]):
                 table.move_cursor(row=rows.index(keep), animate=False)
 
     def on_resize(self) -> None:
-        if self.matches and title_width(self.matches, self.app.size.width) != self._title_width:
+        if self.matches and column_widths(self.matches, self.app.size.width) != self._widths:
             current = self.current
             self._fill(current.id if current is not None else None)
 
@@ -216,6 +309,18 @@ class MatchesScreen(Screen[None]):
     @on(DataTable.RowHighlighted)
     async def _highlighted(self) -> None:
         await self._show_detail()
+
+    @on(DataTable.RowSelected)
+    def _selected(self) -> None:
+        # The focused table takes `enter` for itself (select the row): selecting is opening.
+        self.action_open()
+
+    def on_screen_resume(self) -> None:
+        """Back from the packet (its `A`), a posting or a picker: the statuses may have
+        changed under the list, so it is read again, the cursor on the same match."""
+        if self.matches:
+            current = self.current
+            self.reload(keep=current.id if current is not None else None)
 
     async def _show_detail(self) -> None:
         match = self.current
@@ -314,7 +419,7 @@ class MatchesScreen(Screen[None]):
         if status is None:
             return
         change = await data.set_status(self.app.db, match.id, status)
-        was = "new application" if change.created else f"was {change.before}"
+        was = f"was {change.before or NO_APPLICATION}"
         self.say(f"{match.label}: {status} ({was})")
         await self.reload(keep=match.id)
 

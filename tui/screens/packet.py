@@ -22,6 +22,9 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from jobtracker.applications import NO_APPLICATION
+from jobtracker.proposals import presentation
+from jobtracker.text import one_line
 from tui import data
 from tui.host import Host
 from tui.literal import block, line
@@ -29,6 +32,16 @@ from tui.screens.table_detail import TableDetail
 
 MARKS = {"done": Text("✓", style="green"), "missing": Text("✗", style="bold red"),
          "optional": Text("·", style="dim")}
+
+def waiting_words(waiting: dict[str, int]) -> list[str]:
+    """`2 edits`, `1 letter`: the packet's proposals still to decide, each kind in its own
+    review word (a kind's presentation), as the one summary line has room for."""
+    out = []
+    for kind, count in waiting.items():
+        if count:
+            name = presentation(kind).word or kind
+            out.append(f"{count} {name}{'s' if count != 1 else ''}")
+    return out
 
 
 def answer_text(field: dict[str, Any]) -> str:
@@ -163,9 +176,17 @@ class PacketScreen(Screen[None]):
         missing = (self.packet or {}).get("unresolved_required") or []
         form = "employer's form" if (self.packet or {}).get("form") == "greenhouse" \
             else "standard set"
-        summary = line(f" Packet ─ {self.label}", style="bold")
-        summary.append(f" ─ {form}, {len(missing)} required left" if missing
-                       else f" ─ {form}, all required answered")
+        tail = Text(f" ─ {form}, {len(missing)} required left" if missing
+                    else f" ─ {form}, all required answered")
+        waiting = (self.packet or {}).get("waiting")
+        if isinstance(waiting, dict) and any(waiting.values()):
+            # The packet was made without them: its resume.md is the master, no letter.
+            parts = waiting_words(waiting)
+            tail.append(f" ─ {', '.join(parts)} to review", style="yellow")
+        # The label gives way, so what the packet lacks still shows at 80 columns.
+        room = max(12, self.app.size.width - len(" Packet ─ ") - tail.cell_len)
+        summary = line(f" Packet ─ {one_line(self.label, room)}", style="bold")
+        summary.append_text(tail)
         self.query_one("#packet-summary", Static).update(summary)
         self.say(f"apply: {(self.packet or {}).get('url') or 'no URL'}")
         self._detail()
@@ -217,7 +238,7 @@ class PacketScreen(Screen[None]):
             # Never takes an interview back to 'applied', nor writes a non-change.
             self.say(f"{self.label}: already {current}; not changed")
             return
-        was = "new application" if change.created else f"was {change.before}"
+        was = f"was {change.before or NO_APPLICATION}"
         self.say(f"{self.label}: applied ({was})")
 
     def action_back(self) -> None:

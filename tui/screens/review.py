@@ -279,7 +279,8 @@ class ReviewScreen(Screen[None]):
             return
         self.say(decision.message)
         if decision.ok:
-            self.decided.add(decision.id)   # pending again; keep it in view
+            # Pending again (with the others decided in the same `A`): keep them in view.
+            self.decided.update((decision.id, *decision.also))
         self.items = await data.load_review(self.app.db, self.app.home, self.decided)
         self._fill(decision.id)
         self.app.news.publish(DecisionsMade())

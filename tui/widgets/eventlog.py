@@ -23,6 +23,10 @@ class EventLog(Log):
         super().__init__(max_lines=MAX_LINES, highlight=False, auto_scroll=True, id=id)
         self.lines_kept: deque[LogLine] = deque(maxlen=MAX_LINES)
         self.only: str | None = None
+        self._written_width = 0
+        # Whether the log shows its newest line (until someone scrolls up): kept across a
+        # resize, where the pane can lose a row to a notice without anyone scrolling.
+        self._following = True
 
     def add(self, lines: Iterable[LogLine], dropped: int = 0) -> None:
         batch = list(lines)
@@ -32,7 +36,8 @@ class EventLog(Log):
         if dropped:
             batch.insert(0, LogLine("", f"… {dropped:,} event(s) not shown (a burst)"))
         self.lines_kept.extend(batch)
-        shown = [entry.text for entry in batch if self._wanted(entry)]
+        width = self._line_width()
+        shown = [entry.fit(width) for entry in batch if self._wanted(entry)]
         if shown:
             self.write_lines(shown)
 
@@ -50,7 +55,7 @@ class EventLog(Log):
         virtual size is set only when it really changes, so a full log scrolls its
         lines without any layout. (Textual is pinned; tests/tui cover this widget.)
         """
-        at_end = self.is_vertical_scroll_end
+        at_end = self.is_vertical_scroll_end or self._following
         auto_scroll = self.auto_scroll if scroll_end is None else scroll_end
         new_lines = [part for line in lines for part in line.splitlines()]
         if not new_lines:
@@ -85,8 +90,30 @@ class EventLog(Log):
 
     def set_filter(self, only: str | None) -> None:
         self.only = only
+        self._rewrite()
+
+    def _rewrite(self) -> None:
+        """Show again what is kept, filtered and cut to the width there is now."""
         self.clear()
-        self.write_lines([entry.text for entry in self.lines_kept if self._wanted(entry)])
+        width = self._line_width()
+        self._written_width = width
+        self.write_lines([entry.fit(width) for entry in self.lines_kept if self._wanted(entry)])
+
+    def _line_width(self) -> int:
+        """Cells a line has before it would scroll sideways (0: not laid out yet)."""
+        return self.scrollable_content_region.width
+
+    def watch_scroll_y(self, old_value: float, new_value: float) -> None:
+        super().watch_scroll_y(old_value, new_value)
+        self._following = new_value >= self.max_scroll_y
+
+    def on_resize(self) -> None:
+        following = self._following
+        # Lines were cut for the old width: a wider log shows more of each label again.
+        if self.lines_kept and self._line_width() != self._written_width:
+            self._rewrite()
+        if following and self.auto_scroll:
+            self.scroll_end(animate=False, immediate=True, x_axis=False)
 
     def _wanted(self, entry: LogLine) -> bool:
         return self.only is None or entry.kind in ("", self.only)

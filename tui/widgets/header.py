@@ -77,8 +77,8 @@ class HeaderLine(Widget):
         width = self.size.width
         room = width - FIXED
         fetched = one_line(self.fetched)
-        if fetched and room - len(fetched) - 2 >= HOME_MIN + MODEL_MIN:
-            room -= len(fetched) + 2
+        if fetched and room - len(fetched) - 4 >= HOME_MIN + MODEL_MIN:
+            room -= len(fetched) + 4
         else:
             fetched = ""
         home, model = one_line(self.home), one_line(self.model)
@@ -93,7 +93,9 @@ class HeaderLine(Widget):
         text.append(f" {mark}", style=style)
         right = Text(no_wrap=True)
         if fetched:
-            right.append(fetched, style="dim")
+            # Set apart from the model's mark: that ✓ is the model's, not the fetch's.
+            right.append("· ", style="dim")
+            right.append(fetched, style="yellow" if "failed" in fetched else "dim")
             right.append("  ")
         right.append(f"{self.phase:>{PHASE_WIDTH}}", style=PHASE_STYLES.get(self.phase, ""))
         text.append(" " * max(width - text.cell_len - right.cell_len - 1, 1))

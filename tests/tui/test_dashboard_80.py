@@ -1,0 +1,156 @@
+"""The dashboard at 80×24, as a new user meets it: the log keeps following its end
+when a notice takes a row, an event line keeps its verdict and duration, a stage's
+closing line counts its own task, the demo's `F` reads the demo's own boards, and
+the header never calls a fetch that reached no board a fresh one."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from textual.app import App
+
+from jobtracker import store
+from jobtracker.demo.session import demo_session
+from jobtracker.postings.fetch import fetch_workspace
+from jobtracker.runner import load_setup
+from jobtracker.workers.events import JobFinished, StageFinished
+from jobtracker.workers.loop import JobLoop
+from tests.tui.fixtures import make_workspace, screen_text, wait_until
+from tui.app import JobtrackerApp
+from tui.data import FETCH_FAILED, last_fetched
+from tui.fetching import fetched_label
+from tui.live import LiveReporter
+from tui.widgets.eventlog import EventLog
+
+SIZE = (80, 24)
+MOMENT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
+
+
+async def test_the_log_follows_its_end_after_a_notice_takes_a_row(tmp_path: Path) -> None:
+    ws = make_workspace(tmp_path)
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.screen.query_one(EventLog)
+        for i in range(30):
+            log.note(f"line {i}")
+        await pilot.pause(0.1)
+        assert log.is_vertical_scroll_end
+        # A run ended: its notice shows under the log, which loses rows to it.
+        app.notice = "run ended: 47 finished, 0 failed, 0 skipped in 0:00:04\nsecond line"
+        app.screen._show_notice()
+        await pilot.pause(0.2)
+        log.note("the newest line")
+        await wait_until(pilot, lambda: "the newest line" in screen_text(app))
+        assert log.is_vertical_scroll_end
+
+
+def finished(label: str, verdict: str) -> JobFinished:
+    return JobFinished(job=label, kind="judge", key=label, result=verdict, elapsed=3.0,
+                       time=MOMENT)
+
+
+class LogOnly(App[None]):
+    def compose(self):
+        yield EventLog(id="events")
+
+
+async def test_an_event_line_at_80_columns_keeps_its_verdict_and_duration() -> None:
+    live = LiveReporter()
+    label = "Northwind Robotics — Senior Backend Engineer, Payments Platform (Remote, EU)"
+    live.emit(finished(label, "strong"))
+    app = LogOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        log = app.query_one(EventLog)
+        log.add(*live.take_lines())
+        await pilot.pause(0.1)
+        (shown,) = [line for line in log.lines if line]
+        assert len(shown) <= log.scrollable_content_region.width
+        assert shown.endswith("strong  0:00:03")
+        assert "Northwind Robotics — Senior" in shown and "…" in shown
+        assert log.max_scroll_x == 0
+        await pilot.resize_terminal(160, 24)              # wider: the whole label again
+        await pilot.pause(0.2)
+        assert label in log.lines[0]
+
+
+async def test_a_stages_closing_line_counts_its_own_task() -> None:
+    class Done:
+        async def done(self, job) -> bool:
+            return False
+
+        async def run(self, job) -> str:
+            return "ok"
+
+        async def follow_ups(self, job, result) -> list:
+            return []
+
+    class Unit:
+        def __init__(self, kind: str, n: int) -> None:
+            self.kind, self.key, self.label = kind, f"{kind}{n}", f"{kind} {n}"
+
+    events: list = []
+
+    class Collect:
+        def emit(self, event) -> None:
+            events.append(event)
+
+    loop = JobLoop({"level": Done(), "judge": Done()}, concurrency=2, reporters=[Collect()],
+                   stage="level")
+    for n in range(6):
+        loop.submit(Unit("level", n))
+    await loop.run()
+    loop.stage = "judge"
+    for n in range(18):
+        loop.submit(Unit("judge", n))
+    await loop.run()
+    ends = [(e.stage, e.finished) for e in events if isinstance(e, StageFinished)]
+    assert ends == [("level", 6), ("judge", 18)]
+
+
+def test_the_demo_fetch_reads_the_demos_own_boards_on_loopback(tmp_path: Path) -> None:
+    with demo_session(str(tmp_path / "demo")) as session:
+        assert session.boards is not None
+        local = session.boards.localize(session.ws.sources())
+        urls = [b.url for b in local.boards] + [f.url for f in local.feeds]
+        assert urls and all(url and url.startswith("http://127.0.0.1:") for url in urls)
+        results = asyncio.run(fetch_workspace(session.ws.db, local))
+        assert [r.ok for r in results] == [True] * len(urls)
+
+
+def test_the_demo_app_is_given_the_loopback_boards(tmp_path: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """`jobtracker-tui --demo` hands the app's fetch (`F`) the demo's loopback boards."""
+    from tui import cli
+
+    seen: list[object] = []
+    monkeypatch.setattr(JobtrackerApp, "run",
+                        lambda self, **kwargs: seen.append(self.fetcher.localize))
+    assert cli.main(["--demo", "--home", str(tmp_path / "demo")]) == 0
+    (localize,) = seen
+    assert callable(localize)
+
+
+async def test_the_header_after_a_fetch_that_reached_no_board(tmp_path: Path) -> None:
+    db = tmp_path / "db.sqlite"
+    async with store.connect(db):
+        pass
+    with sqlite3.connect(db) as conn:
+        conn.execute("INSERT INTO boards (source, token, company, last_fetched, last_ok, "
+                     "last_error) VALUES ('greenhouse', 'a', 'A', '2026-11-30T11:59:50Z', "
+                     "'2026-11-27T12:00:00Z', 'HTTP 404')")
+        conn.execute("INSERT INTO boards (source, token, company, last_fetched, last_error) "
+                     "VALUES ('greenhouse', 'b', 'B', '2026-11-30T11:59:55Z', 'timeout')")
+    assert await last_fetched(db) == FETCH_FAILED
+    assert fetched_label(await last_fetched(db), MOMENT) == "last fetch failed"
+    with sqlite3.connect(db) as conn:          # one board answers: its success counts
+        conn.execute("UPDATE boards SET last_ok = '2026-11-30T11:59:58Z', last_error = NULL "
+                     "WHERE token = 'b'")
+    assert fetched_label(await last_fetched(db), MOMENT) == "fetched just now"
+    with sqlite3.connect(db) as conn:          # the age is the last success's, not an attempt's
+        conn.execute("UPDATE boards SET last_ok = '2026-11-29T12:00:00Z', "
+                     "last_fetched = '2026-11-30T11:59:59Z' WHERE token = 'b'")
+    assert fetched_label(await last_fetched(db), MOMENT) == "fetched 1d ago"
