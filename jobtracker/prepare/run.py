@@ -37,6 +37,7 @@ from jobtracker.proposals.resume_edit import resume_for
 from jobtracker.ranking import scoring
 from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import REGISTRY
+from jobtracker.text import web_url
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -106,12 +107,16 @@ async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
 
 def _posting(row: Any) -> Posting:
     return Posting(row["id"], row["company"] or "", row["title"] or "", row["location"] or "",
-                   row["url"] or "", row["description"] or "", row["source"])
+                   web_url(row["url"]), row["description"] or "", row["source"])
 
 
 def _url_of(row: Any) -> str:
+    """The form's address; "" when the job's id cannot be one path segment (`..`)."""
     listing = row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"])
-    return form_url(listing, str(row["external_id"]))
+    try:
+        return form_url(listing, str(row["external_id"]))
+    except ValueError:
+        return ""
 
 
 # --- forms: cached, else read ------------------------------------------------------------
@@ -130,6 +135,8 @@ async def _cached(conn: aiosqlite.Connection, row: Any) -> Form | None:
 
 async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphore,
                     deadline: float) -> Form | str:
+    if not url:
+        return "the job's id is not a plain path segment; no form was asked for"
     async with limit:
         try:
             got = await download.download(client, form_plan(url), deadline=deadline)

@@ -19,7 +19,7 @@ from typing import Any
 from jobtracker import store
 from jobtracker.config import Profile
 from jobtracker.ranking import matching
-from jobtracker.text import one_line
+from jobtracker.text import one_line, web_url
 
 
 @dataclass(frozen=True)
@@ -157,14 +157,16 @@ def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str
     An open leader shows its own page. A closed one shows its repost's, the newest
     open member on the leader's own board (the employer's page, not an aggregator's
     copy listed later); without one, its newest open member's."""
-    url, reposted = leader["url"], None
+    url, reposted = web_url(leader["url"]) or None, None
     if leader["closed_at"] is not None and members:
         repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
-        url = (repost or members[0])["url"]
+        url = web_url((repost or members[0])["url"]) or None
         if repost is not None:
             reposted = str(repost["first_seen"])[:10]
     also_on = []
     for member in members:
-        if member["url"] and member["url"] != url and member["url"] not in also_on:
-            also_on.append(member["url"])
+        # Rows stored before pages were checked may hold `javascript:`: never shown.
+        page = web_url(member["url"])
+        if page and page != url and page not in also_on:
+            also_on.append(page)
     return url, also_on, reposted
