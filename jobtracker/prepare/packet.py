@@ -123,9 +123,11 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
 
 
 def _current(path: Path) -> bytes | None:
+    """What the file holds now; None when missing or not a readable regular file (a FIFO
+    or a link to /dev/zero is never read: writing it then says why it is refused)."""
     try:
-        return path.read_bytes()
-    except OSError:
+        return files.read_regular_bytes(path)
+    except files.FileRefused:
         return None
 
 
