@@ -167,3 +167,41 @@ def test_many_pages_each_under_the_cap_stop_at_the_boards_budget(
     with pytest.raises(DownloadError, match=r"more than 0\.954 MB in all"):
         asyncio.run(go())
     assert len(server.requests) <= 11
+
+
+# --- XML in an encoding no one can read ------------------------------------------------
+
+ENCODINGS = ["x-unknown", "UTF-32", "utf-7", "rot13", "base64", "hex", "punycode", "idna",
+             "zlib", "mbcs", "undefined", "EBCDIC-CP-US", "utf-16"]
+
+
+@pytest.mark.parametrize("encoding", ENCODINGS)
+def test_xml_declaring_an_unreadable_encoding_is_a_bad_envelope(encoding: str) -> None:
+    from jobtracker.sources import SourceError
+    from jobtracker.sources.safexml import parse_xml
+
+    body = f'<?xml version="1.0" encoding="{encoding}"?><rss><channel/></rss>'.encode()
+    with pytest.raises(SourceError):
+        parse_xml(body)
+
+
+@pytest.mark.parametrize("encoding", ["x-unknown", "utf-7", "rot13"])
+def test_a_feed_in_an_unreadable_encoding_fails_alone_without_a_traceback(
+        server: BoardServer, tmp_path, encoding: str) -> None:
+    from conftest import run_cli
+
+    from jobtracker.workspace import Workspace
+
+    ws = Workspace(tmp_path / "home")
+    ws.init()
+    server.set("/feed.xml", f'<?xml version="1.0" encoding="{encoding}"?><rss><channel>'
+               "<item><title>x</title></item></channel></rss>".encode(),
+               content_type="application/rss+xml")
+    server.set("/gh", BOARD)
+    (ws.home / "sources.yaml").write_text(
+        "boards:\n  - {ats: greenhouse, token: acme, company: Acme, "
+        f"url: '{server.url('/gh')}'}}\n"
+        f"feeds:\n  - {{name: odd, url: '{server.url('/feed.xml')}'}}\n")
+    done = run_cli("--home", str(ws.home), "fetch")
+    assert "Traceback" not in done.stderr and len(done.stderr.splitlines()) <= 3, done.stderr
+    assert "encoding" in done.stdout + done.stderr
