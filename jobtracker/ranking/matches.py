@@ -154,14 +154,16 @@ async def _open_members(conn: Any) -> dict[int, list[Any]]:
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
     """(the page to show, the other open pages, the repost date) for one listed leader.
 
-    An open leader shows its own page. A closed one shows its repost's, the newest
-    open member on the leader's own board (the employer's page, not an aggregator's
-    copy listed later); without one, its newest open member's."""
+    An open leader shows its own page. A closed one is listed only while its board
+    lists the job again (the schema's rule), and shows that repost's page, never an
+    aggregator copy's."""
     url, reposted = web_url(leader["url"]) or None, None
     if leader["closed_at"] is not None and members:
+        # Only a repost on the leader's own board keeps a closed job listed (the schema's
+        # job_open rule); a copy elsewhere never takes over its page.
         repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
-        url = web_url((repost or members[0])["url"]) or None
         if repost is not None:
+            url = web_url(repost["url"]) or url
             reposted = str(repost["first_seen"])[:10]
     also_on = []
     for member in members:

@@ -1,0 +1,34 @@
+-- A closed job is reopened only by its own board (issue 32). job_open was "the leader
+-- is open, or any member is": so an aggregator's copy of a closed, applied job (a feed
+-- item, an HN comment) made it open again in `matches`, with the user's verdict and
+-- status and the copy's page as the job's. Now a member keeps or makes its group open
+-- only when it is on the leader's board (the employer listing the job again under a new
+-- id); a copy elsewhere stays a member, shown as "also on", and never reopens it.
+DROP TRIGGER postings_job_open_on_insert;
+DROP TRIGGER postings_job_open_on_update;
+
+CREATE TRIGGER postings_job_open_on_insert AFTER INSERT ON postings
+WHEN NEW.closed_at IS NOT NULL OR NEW.lead_id IS NOT NULL
+BEGIN
+    UPDATE postings SET job_open = NOT job_open
+    WHERE id IN (NEW.id, NEW.lead_id) AND job_open IS NOT (
+        lead_id IS NULL AND (closed_at IS NULL OR EXISTS (
+            SELECT 1 FROM postings AS m WHERE m.lead_id = postings.id AND m.closed_at IS NULL
+            AND m.board_id = postings.board_id)));
+END;
+
+CREATE TRIGGER postings_job_open_on_update AFTER UPDATE OF closed_at, lead_id ON postings
+WHEN OLD.closed_at IS NOT NEW.closed_at OR OLD.lead_id IS NOT NEW.lead_id
+BEGIN
+    UPDATE postings SET job_open = NOT job_open
+    WHERE id IN (NEW.id, NEW.lead_id, OLD.lead_id) AND job_open IS NOT (
+        lead_id IS NULL AND (closed_at IS NULL OR EXISTS (
+            SELECT 1 FROM postings AS m WHERE m.lead_id = postings.id AND m.closed_at IS NULL
+            AND m.board_id = postings.board_id)));
+END;
+
+-- Groups stored before: their leaders' job_open by the new rule.
+UPDATE postings SET job_open = 0
+WHERE job_open = 1 AND lead_id IS NULL AND closed_at IS NOT NULL AND NOT EXISTS (
+    SELECT 1 FROM postings AS m WHERE m.lead_id = postings.id AND m.closed_at IS NULL
+    AND m.board_id = postings.board_id);

@@ -1,0 +1,105 @@
+"""An aggregator's copy of a job the employer closed: it never reopens the job (with the
+user's verdict and status) nor becomes its page. Only the employer's own board listing
+it again does."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import aiosqlite
+import pytest
+from servers.boards import BoardServer
+
+from jobtracker import applications, store
+from jobtracker.ranking.matches import load_matches
+from tests.integration.test_postings_groups import (
+    LEDGER,
+    PROFILE,
+    World,
+    gh_job,
+    judge_and_score,
+    posting_id,
+    rok_job,
+)
+
+COPIES = {
+    "exact": lambda: rok_job("901"),
+    "via line": lambda: rok_job("902", LEDGER + "\n\nVia Remote OK: apply here"),
+    "other company spelling": lambda: rok_job("903", company="ACME Inc"),
+    "a date line changed": lambda: rok_job("904", LEDGER + "\n\nPosted 3 days ago."),
+}
+
+
+async def applied_then_closed(world: World, conn: aiosqlite.Connection,
+                              rok: list[dict]) -> int:
+    world.serve(gh=[gh_job(11)], rok=rok)
+    await world.fetch(conn)
+    await judge_and_score(conn)
+    first = await posting_id(conn, "11")
+    async with store.write(conn):
+        await applications.set_status(conn, "applied", "2026-09-02T00:00:00Z",
+                                      applications.HAND, posting_id=first)
+    return first
+
+
+@pytest.mark.parametrize("copy", sorted(COPIES))
+async def test_a_copy_after_the_job_closed_never_reopens_it(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection, copy: str) -> None:
+    world = World(server)
+    await applied_then_closed(world, conn, rok=[])
+    world.serve(gh=[], rok=[])
+    await world.fetch(conn)
+    world.serve(gh=[], rok=[COPIES[copy]()])          # the aggregator copies the old job
+    await world.fetch(conn)
+    found = await load_matches(db, PROFILE)
+    assert all("remoteok" not in (m.url or "").lower() for m in found)
+    assert [m.status for m in found] == [], found
+
+
+@pytest.mark.parametrize("copy", sorted(COPIES))
+async def test_a_copy_listed_while_open_does_not_keep_the_closed_job_open(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection, copy: str) -> None:
+    world = World(server)
+    job = COPIES[copy]()
+    await applied_then_closed(world, conn, rok=[job])
+    world.serve(gh=[], rok=[job])                     # the employer closes it; the copy stays
+    await world.fetch(conn)
+    assert await load_matches(db, PROFILE) == []
+
+
+async def test_the_employers_own_repost_still_reopens_it_with_its_page(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    world = World(server)
+    first = await applied_then_closed(world, conn, rok=[])
+    world.serve(gh=[], rok=[])
+    await world.fetch(conn)
+    world.serve(gh=[gh_job(12)], rok=[rok_job("901")])
+    await world.fetch(conn)
+    (match,) = await load_matches(db, PROFILE)
+    assert (match.id, match.status) == (first, "applied")
+    assert match.url == "https://boards.greenhouse.io/acme/jobs/12"
+
+
+async def test_a_database_from_before_is_put_right_by_the_migration(tmp_path: Path) -> None:
+    """The rule holds for groups stored under the old one: a closed leader kept open by
+    a copy on another board is closed by migration 0018."""
+    from jobtracker.store import connect
+    from tests.db import raw_connect
+
+    db = tmp_path / "old.db"
+    async with connect(db):
+        pass
+    raw = raw_connect(db)
+    raw.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a'), "
+                "(2, 'remoteok', 'all')")
+    raw.execute("INSERT INTO postings (id, board_id, external_id, title, first_seen, "
+                "last_seen, closed_at, job_open) VALUES (1, 1, '11', 't', 'x', 'x', 'y', 1)")
+    raw.execute("INSERT INTO postings (id, board_id, external_id, title, first_seen, "
+                "last_seen, lead_id, job_open) VALUES (2, 2, '901', 't', 'x', 'x', 1, 0)")
+    raw.execute("UPDATE postings SET job_open = 1 WHERE id = 1")   # as the old rule left it
+    raw.execute("PRAGMA user_version = 17")
+    raw.commit()
+    raw.close()
+    async with connect(db) as conn:
+        rows = await conn.execute_fetchall("SELECT id, job_open FROM postings ORDER BY id")
+    assert [tuple(r) for r in rows] == [(1, 0), (2, 0)]
