@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import files, store
-from jobtracker.config import Profile, RenderConfig
+from jobtracker import files, secrets, store
+from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
@@ -110,9 +111,13 @@ def _posting(row: Any) -> Posting:
                    web_url(row["url"]), row["description"] or "", row["source"])
 
 
-def _url_of(row: Any) -> str:
-    """The form's address; "" when the job's id cannot be one path segment (`..`)."""
-    listing = row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"])
+def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The form's address; "" when the job's id cannot be one path segment (`..`).
+
+    The board's address comes from sources.yaml (`configured`): the database keeps it
+    without its credentials, so a mirror's `?api_key=` is read where the user wrote it."""
+    listing = ((configured or {}).get((row["source"], str(row["token"]).lower()))
+               or row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"]))
     try:
         return form_url(listing, str(row["external_id"]))
     except ValueError:
@@ -147,7 +152,9 @@ async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphor
 
 async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
                     deadline: float = FORM_DEADLINE,
-                    client: httpx.AsyncClient | None = None) -> dict[int, Form | str]:
+                    client: httpx.AsyncClient | None = None,
+                    configured: Mapping[tuple[str, str], str] | None = None
+                    ) -> dict[int, Form | str]:
     """Each Greenhouse row's form (cached, else read) or why it could not be read."""
     out: dict[int, Form | str] = {}
     wanted = []
@@ -165,8 +172,8 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
     own = client is None
     client = client or download.make_client()
     try:
-        got = await asyncio.gather(*(_download(client, _url_of(r), limit, deadline)
-                                     for r in wanted))
+        got = await asyncio.gather(*(_download(client, _url_of(r, configured), limit,
+                                               deadline) for r in wanted))
     finally:
         if own:
             await client.aclose()
@@ -176,7 +183,7 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
             form_text = json.dumps(result.to_json()) if isinstance(result, Form) else None
             await store.upsert(conn, "forms", {
                 "posting_id": row["id"], "description_hash": row["description_hash"] or "",
-                "url": _url_of(row), "form": form_text,
+                "url": secrets.display_url(_url_of(row, configured)), "form": form_text,
                 "error": None if form_text else str(result), "fetched_at": now},
                 key=["posting_id"])
     return out
@@ -218,6 +225,17 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     return Prepared(posting, resolution, form_error, result, home, tuple(rendered))
 
 
+def _configured_urls(home: Path) -> dict[tuple[str, str], str]:
+    """(source, token) → the `url` sources.yaml gives a board, credentials and all; an
+    unreadable sources.yaml gives none (the stored addresses are used)."""
+    try:
+        sources = load_sources(home / "sources.yaml", REGISTRY)
+    except ConfigError:
+        return {}
+    return {(board.ats, board.token.lower()): board.url for board in sources.boards
+            if board.url}
+
+
 async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: str, *,
                   top: int = 5, ids: list[int] | None = None,
                   deadline: float = FORM_DEADLINE,
@@ -235,7 +253,8 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
     async with store.connect(db) as conn:
         rows = await posting_rows(conn, chosen)
-        forms = await forms_for(conn, rows, now, deadline=deadline, client=client)
+        forms = await forms_for(conn, rows, now, deadline=deadline, client=client,
+                                configured=_configured_urls(home))
         done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
                 for row in rows]
     return rescored, done
