@@ -158,7 +158,7 @@ class Source:
     to) and returns `(token, external_id)`, so a feed's blurb and the ATS's posting
     are stored as one row. `pages` are the careers-page shapes `jobtracker add`
     recognises, and `board_of` turns a page's match into the board (by default:
-    the token is group 1).
+    the token is group 1). `aggregator` marks a listing of many companies' jobs.
     """
 
     name: str
@@ -168,6 +168,9 @@ class Source:
     plan: Callable[[Any, str, Known], Plan] | None = None
     pages: tuple[Page, ...] = ()
     board_of: Callable[[re.Match[str], str], BoardRef] = _token_board
+    # Many companies in one listing (Hacker News, Remote OK, ...): its postings are
+    # copies; a company's own board, where one lists the same job, leads the job.
+    aggregator: bool = False
 
     def start(self, board: Any, url: str, known: Known) -> Plan:
         """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""

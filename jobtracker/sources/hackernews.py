@@ -104,4 +104,4 @@ def plan(board: Board, url: str, _known: Known) -> Plan:
     return parse((yield Request(items_url(url, story))).body, board)
 
 
-SOURCE = Source("hackernews", default_url, parse, match_url, plan)
+SOURCE = Source("hackernews", default_url, parse, match_url, plan, aggregator=True)

@@ -104,4 +104,4 @@ def plan(board: Board, url: str, _known: Known) -> Plan:
     return listing.postings()
 
 
-SOURCE = Source("himalayas", default_url, parse, match_url, plan)
+SOURCE = Source("himalayas", default_url, parse, match_url, plan, aggregator=True)

@@ -82,24 +82,50 @@ async def test_the_employers_own_repost_still_reopens_it_with_its_page(
 
 async def test_a_database_from_before_is_put_right_by_the_migration(tmp_path: Path) -> None:
     """The rule holds for groups stored under the old one: a closed leader kept open by
-    a copy on another board is closed by migration 0018."""
-    from jobtracker.store import connect
+    a copy on another board is closed by migration 0018, and boards of aggregator
+    sources are marked."""
+    from jobtracker.store import _split_statements, connect, list_migrations
     from tests.db import raw_connect
 
     db = tmp_path / "old.db"
-    async with connect(db):
-        pass
     raw = raw_connect(db)
+    for version, _, sql in list_migrations():
+        if version <= 17:
+            for statement in _split_statements(sql):
+                raw.execute(statement)
+    raw.execute("PRAGMA user_version = 17")
     raw.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a'), "
                 "(2, 'remoteok', 'all')")
     raw.execute("INSERT INTO postings (id, board_id, external_id, title, first_seen, "
-                "last_seen, closed_at, job_open) VALUES (1, 1, '11', 't', 'x', 'x', 'y', 1)")
+                "last_seen, closed_at) VALUES (1, 1, '11', 't', 'x', 'x', 'y')")
     raw.execute("INSERT INTO postings (id, board_id, external_id, title, first_seen, "
-                "last_seen, lead_id, job_open) VALUES (2, 2, '901', 't', 'x', 'x', 1, 0)")
-    raw.execute("UPDATE postings SET job_open = 1 WHERE id = 1")   # as the old rule left it
-    raw.execute("PRAGMA user_version = 17")
+                "last_seen, lead_id) VALUES (2, 2, '901', 't', 'x', 'x', 1)")
+    assert raw.execute("SELECT job_open FROM postings WHERE id = 1").fetchone() == (1,)
     raw.commit()
     raw.close()
     async with connect(db) as conn:
         rows = await conn.execute_fetchall("SELECT id, job_open FROM postings ORDER BY id")
+        marked = await conn.execute_fetchall("SELECT source, aggregator FROM boards")
     assert [tuple(r) for r in rows] == [(1, 0), (2, 0)]
+    assert dict(tuple(r) for r in marked) == {"greenhouse": 0, "remoteok": 1}
+
+
+async def test_a_job_first_seen_on_an_aggregator_is_led_by_the_companys_board(
+        server: BoardServer, db: Path, conn: aiosqlite.Connection) -> None:
+    """Copied by Remote OK before the employer's board listed it: the employer's page is
+    the job's, and the job stays open after the copy is gone."""
+    world = World(server)
+    world.serve(gh=[], rok=[rok_job("901")])
+    await world.fetch(conn)
+    world.serve(gh=[gh_job(11)], rok=[rok_job("901")])
+    await world.fetch(conn)
+    await judge_and_score(conn)
+    (match,) = await load_matches(db, PROFILE)
+    assert match.url == "https://boards.greenhouse.io/acme/jobs/11"
+    world.serve(gh=[gh_job(11)], rok=[])              # the copy drops off the aggregator
+    await world.fetch(conn)
+    (match,) = await load_matches(db, PROFILE)
+    assert match.url == "https://boards.greenhouse.io/acme/jobs/11"
+    world.serve(gh=[], rok=[])                         # and the employer closes it
+    await world.fetch(conn)
+    assert await load_matches(db, PROFILE) == []
