@@ -3,7 +3,9 @@ the field; `edit` changes one value in a file's own text, keeping the rest as wr
 
 from __future__ import annotations
 
+import os
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -185,10 +187,39 @@ def _refuse_surrogates(doc: Document, data: Any, at: tuple[Any, ...] = ()) -> No
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
+# No workspace file of jobtracker's is near this; a larger one is not read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file (a link to one is fine: a dotfiles folder). Opened
+    without blocking and checked with fstat, so a FIFO or a device where a YAML file
+    belongs is a ConfigError at once, never a read that hangs or fills memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(path, "not a regular file (a FIFO, a device or a folder); "
+                              "replace it with a YAML file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                              "not read")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                                  "not read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
 def load(path: Path, missing_ok: bool = True) -> Document:
     """Parse `path`. A missing file is an empty document when `missing_ok`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_file(path).decode("utf-8")
     except FileNotFoundError:
         if missing_ok:
             return Document(path, None, {})

@@ -95,3 +95,34 @@ def test_check_says_it_in_one_line_for_every_file(ws: Workspace, name: str, body
 def test_keywords_yaml_reads_the_same_way(body: str) -> None:
     with pytest.raises(KeywordsError, match=r"^keywords.yaml: line \d+: "):
         keyword_terms(document(body))
+
+
+@pytest.mark.parametrize("name", ["config.yaml", "sources.yaml", "profile.yaml"])
+@pytest.mark.parametrize("kind", ["fifo", "link to a fifo", "link to /dev/zero", "folder"])
+def test_a_yaml_file_that_is_not_a_file_is_one_line_at_once(
+        ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str], name: str,
+        kind: str) -> None:
+    import os
+    import threading
+
+    path = ws.home / name
+    path.unlink(missing_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "link to a fifo":
+        os.mkfifo(tmp_path / "elsewhere")
+        path.symlink_to(tmp_path / "elsewhere")
+    elif kind == "link to /dev/zero":
+        path.symlink_to("/dev/zero")
+    else:
+        path.mkdir()
+    box: dict[str, int] = {}
+    thread = threading.Thread(target=lambda: box.update(
+        code=main(["--home", str(ws.home), "check"])), daemon=True)
+    thread.start()
+    thread.join(10)
+    assert not thread.is_alive(), "check is still reading"
+    assert box["code"] == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"jobtracker: {path}: not a regular file (a FIFO, a device or a folder); "
+                   "replace it with a YAML file"], err
