@@ -26,6 +26,8 @@ T = TypeVar("T")
 # Longer descriptions are cut: nothing a model or a person reads needs more, and one
 # pasted blob must not bloat the database or the TUI.
 MAX_DESCRIPTION_CHARS = 100_000
+# An http(s) address with a plain host: the common case, kept without parsing it.
+_PLAIN_WEB = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?#]|$)", re.I)
 # Jobs one board may list (every page together); more is no employer's board.
 MAX_ITEMS = 20_000
 TRUNCATED_MARK = "\n\n[description truncated]"
@@ -67,7 +69,7 @@ class NormalizedPosting:
             value = getattr(self, name)
             if isinstance(value, str) and len(value) > limit:
                 object.__setattr__(self, name, value[:limit - 1].rstrip() + "…")
-        if self.url and web_url(self.url) != self.url:
+        if self.url and not _PLAIN_WEB.match(self.url) and web_url(self.url) != self.url:
             object.__setattr__(self, "url", web_url(self.url))
 
 
