@@ -77,8 +77,10 @@ async def ensure_board(conn: aiosqlite.Connection, source: str, token: str, comp
     """The id of the board row, created if missing; a configured board updates its names."""
     row = await _board_row(conn, source, token)
     if row is None:
-        # A feed or an aggregator lists copies: a company's own board leads their jobs.
-        aggregator = source == "feed" or (source in REGISTRY and REGISTRY[source].aggregator)
+        # A feed, a job alert's cards and an aggregator list copies: a company's own
+        # board leads their jobs.
+        aggregator = source in ("feed", "alert") or (source in REGISTRY
+                                                      and REGISTRY[source].aggregator)
         cursor = await conn.execute(
             "INSERT INTO boards (source, token, company, aggregator) VALUES (?, ?, ?, ?)",
             (source, token, company, int(aggregator)))

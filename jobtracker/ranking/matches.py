@@ -132,6 +132,7 @@ async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
     level = f"p.title_level IN ({levels}, 'UNCERTAIN')" if profile.levels else "0"
     return await conn.execute_fetchall(
         "SELECT p.id, p.company, p.title, p.location, p.url, p.board_id, p.closed_at, "
+        "(SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
         f"a.status FROM {matching.FROM_POSTINGS} "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
         "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "

@@ -82,7 +82,7 @@ async def test_the_employers_own_repost_still_reopens_it_with_its_page(
 
 async def test_a_database_from_before_is_put_right_by_the_migration(tmp_path: Path) -> None:
     """The rule holds for groups stored under the old one: a closed leader kept open by
-    a copy on another board is closed by migration 0018, and boards of aggregator
+    a copy on another board is closed by migration 0019, and boards of aggregator
     sources are marked."""
     from jobtracker.store import _split_statements, connect, list_migrations
     from tests.db import raw_connect
@@ -90,10 +90,10 @@ async def test_a_database_from_before_is_put_right_by_the_migration(tmp_path: Pa
     db = tmp_path / "old.db"
     raw = raw_connect(db)
     for version, _, sql in list_migrations():
-        if version <= 17:
+        if version <= 18:
             for statement in _split_statements(sql):
                 raw.execute(statement)
-    raw.execute("PRAGMA user_version = 17")
+    raw.execute("PRAGMA user_version = 18")
     raw.execute("INSERT INTO boards (id, source, token) VALUES (1, 'greenhouse', 'a'), "
                 "(2, 'remoteok', 'all')")
     raw.execute("INSERT INTO postings (id, board_id, external_id, title, first_seen, "

@@ -6,11 +6,12 @@
 -- when the leader is itself an aggregator's copy and the member is on a company's own
 -- board: a company's own board leads the job, whichever was seen first.
 --
--- boards.aggregator: 1 for a feed and for a source listing many companies' jobs
+-- boards.aggregator: 1 for a feed, a job alert's cards and a source listing many
+-- companies' jobs
 -- (`Source.aggregator`; upsert writes it with the board).
 ALTER TABLE boards ADD COLUMN aggregator INTEGER NOT NULL DEFAULT 0;
 UPDATE boards SET aggregator = 1
-WHERE source IN ('feed', 'hackernews', 'remoteok', 'remotive', 'himalayas');
+WHERE source IN ('feed', 'alert', 'hackernews', 'remoteok', 'remotive', 'himalayas');
 
 DROP TRIGGER postings_job_open_on_insert;
 DROP TRIGGER postings_job_open_on_update;
