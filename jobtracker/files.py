@@ -11,9 +11,11 @@ hand: only a file still exactly as jobtracker wrote it is overwritten or removed
 from __future__ import annotations
 
 import contextlib
+import errno
 import hashlib
 import os
 import re
+import stat
 import tempfile
 import unicodedata
 from pathlib import Path
@@ -25,6 +27,8 @@ if TYPE_CHECKING:
     import aiosqlite
 
 SLUG_CHARS = 60
+# The largest workspace file jobtracker reads back (a resume, a letter, a packet file).
+MAX_READ_BYTES = 16 * 1024 * 1024
 
 
 class FileRefused(Exception):
@@ -38,6 +42,56 @@ def slug(*parts: str | None) -> str:
     ascii_text = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
     words = re.sub(r"[^a-z0-9]+", "-", ascii_text.lower()).strip("-")
     return words[:SLUG_CHARS].rstrip("-") or "posting"
+
+
+def read_regular_bytes(path: Path, limit: int = MAX_READ_BYTES) -> bytes | None:
+    """The bytes of `path`, None when it does not exist; FileRefused when it is not a
+    regular file of at most `limit` bytes.
+
+    Opened without following a link (`O_NOFOLLOW`) and without blocking (`O_NONBLOCK`:
+    a FIFO with no writer opens at once), then checked with fstat on what was opened:
+    a FIFO, a device (`/dev/zero`), a folder or a link where a file belongs is refused,
+    never read, so no read can hang or fill memory (and hold a transaction open)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except FileNotFoundError:
+        return None
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            raise FileRefused(f"{path} is a symbolic link; jobtracker reads only regular "
+                              "files it can tell are its own: replace it with a file") from None
+        raise FileRefused(f"cannot read {path}: {exc.strerror}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise FileRefused(f"{path} is not a regular file (a FIFO, a device or a folder); "
+                              "jobtracker reads only files: move it away")
+        if info.st_size > limit:
+            raise FileRefused(f"{path} is larger than {limit // (1024 * 1024)} MB; not read")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > limit:       # grew while being read
+                raise FileRefused(f"{path} is larger than {limit // (1024 * 1024)} MB; "
+                                  "not read")
+            chunks.append(chunk)
+    except OSError as exc:
+        raise FileRefused(f"cannot read {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def read_regular(path: Path, limit: int = MAX_READ_BYTES) -> str | None:
+    """`read_regular_bytes` as UTF-8 text; FileRefused for text that is not UTF-8."""
+    data = read_regular_bytes(path, limit)
+    if data is None:
+        return None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FileRefused(f"{path} is not UTF-8 text ({exc.reason} at byte {exc.start})") \
+            from None
 
 
 def as_bytes(content: str | bytes) -> bytes:
@@ -122,12 +176,9 @@ async def check_ours(conn: aiosqlite.Connection, home: Path, path: Path,
                      new_content: str | bytes | None) -> None:
     """FileRefused unless `path` is missing, already holds exactly `new_content`, or is
     as jobtracker last wrote it: a hand edit is never lost to an overwrite."""
-    try:
-        current = path.read_bytes()
-    except FileNotFoundError:
+    current = read_regular_bytes(path)      # FileRefused for a FIFO, a device, a link
+    if current is None:
         return
-    except OSError as exc:
-        raise FileRefused(f"cannot read {path}: {exc}") from None
     if new_content is not None and current == as_bytes(new_content):
         return
     row = await (await conn.execute("SELECT content_hash FROM written_files WHERE path = ?",

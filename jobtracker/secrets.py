@@ -18,6 +18,7 @@ Stdlib only, so every layer (the job loop's reporters included) may use it.
 from __future__ import annotations
 
 import base64
+import json
 import re
 from collections.abc import Iterable
 from urllib.parse import parse_qsl, quote, quote_plus, unquote, urlsplit, urlunsplit
@@ -52,8 +53,12 @@ _GENERIC = [
 
 
 def _forms(value: str) -> set[str]:
-    """The ways `value` may be written back: as is, URL-encoded or decoded, base64."""
-    forms = {value, quote(value, safe=""), quote_plus(value, safe=""), unquote(value)}
+    """The ways `value` may be written back: as is, URL-encoded or decoded, base64, and
+    escaped the ways it is sent inside quotes (IMAP's quoted string, as imaplib sends a
+    LOGIN password, and a JSON string): a server echoing `pa\\"ss` echoes the secret."""
+    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+    forms = {value, quote(value, safe=""), quote_plus(value, safe=""), unquote(value),
+             escaped, json.dumps(value)[1:-1], json.dumps(value, ensure_ascii=False)[1:-1]}
     forms.add(base64.b64encode(value.encode()).decode())
     forms.add(base64.urlsafe_b64encode(value.encode()).decode())
     return {f for f in forms if len(f) >= MIN_SECRET_LENGTH}

@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import re
 import unicodedata
+from urllib.parse import urlsplit
 
 # ESC-introduced sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ST`, and
 # two-character escapes): removed whole, so no "[31m" debris is left behind.
@@ -62,6 +63,20 @@ def _clean(text: str | None, keep: str) -> str:
         line if line.replace("\t", " ").isprintable() else _clean_line(line, keep)
         for line in lines
     )
+
+
+def web_url(url: str | None) -> str:
+    """`url` when it is an http(s) address with a host, else "": a posting's page from
+    outside (`javascript:`, `file:`, `data:`) is never stored, shown, copied or written
+    into a packet as the place to apply."""
+    text = (url or "").strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return ""
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return ""
+    return text
 
 
 def one_line(text: str | None, limit: int = 0) -> str:

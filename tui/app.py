@@ -275,7 +275,9 @@ class JobtrackerApp(App[int]):
         if result.model_reason is not None:
             self.model = ModelState(False, result.model_reason)
             self.model_reasons = {s.name: s.reason for s in result.states}
-            self.notice = f"no model: {result.model_reason}. Nothing was changed."
+            self.notice = (f"no model: {result.model_reason}. " + (
+                "Nothing was changed." if not result.brought_in else
+                f"No unit was worked; {result.brought_in:,} row(s) of new mail stored."))
             self.news.publish(QueueSurveyed(result.states))
             return
         counts = result.counts

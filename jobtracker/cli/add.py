@@ -130,7 +130,8 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     try:
         add_board(path, board)
     except ValueError as exc:
-        print(f"jobtracker: {path}: {exc}; add the board by hand", file=sys.stderr)
+        print(f"jobtracker: {path}: {exc}; nothing changed: add the board by hand",
+              file=sys.stderr)
         return EXIT_USAGE
     print(f"added {board.name} ({board.company}) to {path}")
     return EXIT_OK

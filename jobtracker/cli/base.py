@@ -12,7 +12,7 @@ import json
 import os
 import re
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from jobtracker.files import FileRefused
@@ -106,7 +106,24 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse whose own usage errors exit 2, as every usage error here does."""
+    """argparse whose own usage errors exit 2, as every usage error here does, and that
+    refuses an argument that is not valid UTF-8 before anything reads it."""
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        words = list(sys.argv[1:] if args is None else args)
+        for position, word in enumerate(words, start=1):
+            # Python keeps a byte that is not UTF-8 as a lone surrogate (surrogateescape):
+            # no file, database or terminal can take it, so it stops here, with its byte.
+            bad = next((ch for ch in word if "\ud800" <= ch <= "\udfff"), None)
+            if bad is not None:
+                shown = word.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
+                byte = (f" (byte 0x{ord(bad) - 0xDC00:02x})" if 0xDC80 <= ord(bad) <= 0xDCFF
+                        else "")
+                self.error(f"argument {position} ({shown!r}) is not valid UTF-8 text{byte}; "
+                           "nothing was read or written")
+        return super().parse_known_args(words, namespace)
 
     def error(self, message: str) -> None:  # type: ignore[override]
         self.print_usage(sys.stderr)

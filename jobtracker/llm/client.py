@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import os
 import random as _random
 import time
@@ -48,8 +49,13 @@ BACKOFF_START = 0.5
 BACKOFF_CAP = 8.0
 # The longest server-requested wait we honour; longer requests are cut to this.
 RETRY_AFTER_CAP = 60.0
-# How long the probe may take, whatever the per-call timeout says.
+# How long the probe may take, whatever the per-call timeout says: in all, not per read.
 PROBE_TIMEOUT = 10.0
+# The most read of one answer: a model listing, or a chat completion bounded by
+# max_tokens (a few KB). A server streaming more at loopback speed is cut off here,
+# not by the call's timeout after gigabytes.
+MAX_LISTING_BYTES = 4 * 1024 * 1024
+MAX_ANSWER_BYTES = 8 * 1024 * 1024
 
 RETRYABLE_STATUS = frozenset({408, 409, 429})
 # llama-cpp-python's server rejects the nested json_schema form with this text.
@@ -58,6 +64,50 @@ FLAT_FORMAT_HINT = "Input should be 'text' or 'json_object'"
 # What _exchange returns when the server wants the flat json_object form instead.
 _WANTS_FLAT = "wants flat response_format"
 
+
+
+class BodyTooLarge(Exception):
+    """An answer past its byte budget; reading stopped there."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        super().__init__(f"answer larger than {limit // (1024 * 1024)} MB")
+
+
+async def read_body(response: httpx.Response, limit: int) -> bytes:
+    """A streamed response's body, BodyTooLarge past `limit` bytes (decoded: a gzip bomb
+    counts as what it unpacks to)."""
+    chunks, size = [], 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > limit:
+            raise BodyTooLarge(limit)
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def loads(body: bytes | str) -> Any:
+    """JSON from a server; ValueError for anything that is not (nested past the
+    interpreter's recursion limit included: json raises RecursionError for that)."""
+    try:
+        return json.loads(body)
+    except RecursionError:
+        raise ValueError("JSON nested too deeply") from None
+
+
+async def fetch_json(http: httpx.AsyncClient, method: str, url: str, *,
+                     headers: Mapping[str, str], timeout: float, limit: int,
+                     body: Any = None) -> tuple[int, Any]:
+    """(status, JSON) of one exchange within `timeout` seconds in all and `limit` bytes;
+    the JSON is None unless the status is 200. Raises httpx's errors, TimeoutError,
+    BodyTooLarge, and ValueError for a body that is not JSON."""
+    async with asyncio.timeout(timeout):
+        async with http.stream(method, url, json=body, headers=dict(headers),
+                               timeout=timeout) as response:
+            if response.status_code != 200:
+                return response.status_code, None
+            data = await read_body(response, limit)
+    return 200, loads(data)
 
 
 class LLMError(Exception):
@@ -209,17 +259,26 @@ class LLMClient:
         if not self.base or not (cfg.model or cfg.models):
             return self._probe_failed("no model configured")
         where = display_url(self.base)
+        timeout = min(cfg.timeout, PROBE_TIMEOUT)
         try:
-            response = await self._http.get(f"{self.base}/models", headers=self._headers(),
-                                            timeout=min(cfg.timeout, PROBE_TIMEOUT))
+            status, listing = await fetch_json(self._http, "GET", f"{self.base}/models",
+                                               headers=self._headers(), timeout=timeout,
+                                               limit=MAX_LISTING_BYTES)
+        except TimeoutError:
+            return self._probe_failed(f"model server at {where}: no complete /models answer "
+                                      f"within {timeout:g} s")
+        except BodyTooLarge as exc:
+            return self._probe_failed(f"model server at {where}: /models {exc}")
+        except ValueError:
+            return self._probe_failed(f"model server at {where}: /models answer not understood")
         except (httpx.HTTPError, httpx.InvalidURL) as exc:
             return self._probe_failed(f"model server at {where} unreachable: "
                                       f"{type(exc).__name__}")
-        if response.status_code != 200:
+        if status != 200:
             return self._probe_failed(
-                f"model server at {where} answered HTTP {response.status_code} to /models")
+                f"model server at {where} answered HTTP {status} to /models")
         try:
-            listed = model_ids(response.json())
+            listed = model_ids(listing)
         except ValueError:
             return self._probe_failed(f"model server at {where}: /models answer not understood")
         reason = self._missing(cfg.model, listed, where)
@@ -235,6 +294,10 @@ class LLMClient:
         if self.last_probe is None:
             return "model server not probed yet"
         return self.last_probe.available_for(task)
+
+    def not_asked(self, reason: str) -> ProbeResult:
+        """Record that the server could not be probed (a run's deadline came first)."""
+        return self._probe_failed(reason)
 
     def _probe_failed(self, reason: str) -> ProbeResult:
         reason = self._redact(reason)
@@ -320,14 +383,18 @@ class LLMClient:
         """POST once under the in-flight bound: a 2xx response, a failure, or _WANTS_FLAT."""
         timeout = self.config.timeout
         try:
-            async with self._limit:
-                # httpx's timeout is per read; asyncio.timeout bounds the whole exchange.
-                async with asyncio.timeout(timeout):
-                    response = await self._http.post(f"{self.base}/chat/completions",
-                                                     json=body, headers=headers,
-                                                     timeout=timeout)
+            # httpx's timeout is per read; asyncio.timeout bounds the whole exchange (from
+            # when a slot is free), and the body is read against its byte budget.
+            async with self._limit, asyncio.timeout(timeout), self._http.stream(
+                    "POST", f"{self.base}/chat/completions", json=body, headers=headers,
+                    timeout=timeout) as streamed:
+                content = await read_body(streamed, MAX_ANSWER_BYTES)
+                response = httpx.Response(streamed.status_code, headers=streamed.headers,
+                                          content=content, request=streamed.request)
         except (httpx.TimeoutException, TimeoutError):
             return _Failure("timeout", f"no answer within {timeout:g} s")
+        except BodyTooLarge as exc:
+            return _Failure("too large", str(exc))
         except httpx.UnsupportedProtocol as exc:
             return _Failure("bad url", f"bad model server URL: {type(exc).__name__}",
                             retryable=False)
@@ -355,7 +422,7 @@ class LLMClient:
     def _answer(self, response: httpx.Response, model: str,
                 schema: dict[str, Any]) -> Answer | _Failure:
         try:
-            payload = response.json()
+            payload = loads(response.content)
             choice = payload["choices"][0]
             content = choice["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):
@@ -366,7 +433,7 @@ class LLMClient:
             return _Failure("empty", "answer empty")
         try:
             data = cleaned(parse_content(content))
-        except ValueError:
+        except (ValueError, RecursionError):   # RecursionError: JSON nested too deeply
             return _Failure("not JSON", "answer not JSON")
         problem = schema_problem(data, schema)
         if problem is not None:
@@ -391,12 +458,13 @@ def _error_message(response: httpx.Response, redact: secrets.Redactor) -> str:
     """The server's own error message, redacted, then short and on one line, or ''.
     Redacting first matters: a credential cut in half would no longer be found."""
     try:
-        error = response.json().get("error")
+        error = loads(response.content).get("error")
         text = error.get("message") if isinstance(error, dict) else error
     except (ValueError, AttributeError):
         text = response.text
     return redact.cut(str(text or ""), 120)
 
 
-__all__ = ["Answer", "LLMClient", "LLMError", "ProbeResult", "backoff", "display_url",
-           "idempotency_key", "parse_content", "retry_after", "schema_problem"]
+__all__ = ["Answer", "BodyTooLarge", "LLMClient", "LLMError", "ProbeResult", "backoff",
+           "display_url", "fetch_json", "idempotency_key", "loads", "parse_content",
+           "read_body", "retry_after", "schema_problem"]

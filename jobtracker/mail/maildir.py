@@ -19,7 +19,7 @@ import hashlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
@@ -329,6 +329,30 @@ AlertOf = Callable[[ParsedMessage], "str | None"]
 ALERT_LINK = Link(None, None, "job alert")
 
 
+# A mail's own date is believed up to this far past the sync (clocks and zones drift);
+# later than that (`9999-12-31`) it is the sender's word only, and the sync's time is kept.
+FUTURE_SLACK = timedelta(days=1)
+
+
+def sent_at(claimed: str | None, fallback: str, now: str) -> str:
+    """The time to store as a message's: its Date header, else `fallback` (the server's
+    INTERNALDATE), else `now`, the first of them no later than a day past `now`. A date
+    from outside is untrusted text: year 9999 would overflow every date sum after it."""
+    try:
+        latest = datetime.fromisoformat(now.replace("Z", "+00:00")) + FUTURE_SLACK
+    except ValueError:
+        return claimed or fallback
+    for candidate in (claimed, fallback):
+        try:
+            when = datetime.fromisoformat(candidate.replace("Z", "+00:00")) if candidate \
+                else None
+        except ValueError:
+            continue
+        if when is not None and when.tzinfo is not None and when <= latest:
+            return candidate
+    return now
+
+
 async def store_message(conn: aiosqlite.Connection, linker: Linker, message: ParsedMessage,
                         fallback_date: str, now: str,
                         alert_of: AlertOf | None = None) -> tuple[str, bool]:
@@ -347,7 +371,8 @@ async def store_message(conn: aiosqlite.Connection, linker: Linker, message: Par
             "subject, sent_at, body, company, posting_id, link_reason, link_basis, first_seen,"
             " partial, alert) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (key, message.message_id, message.content_hash, message.sender,
-             message.sender_domain, message.subject, message.date or fallback_date,
+             message.sender_domain, message.subject,
+             sent_at(message.date, fallback_date, now),
              message.body, link.company, link.posting_id, link.reason, linker.basis, now,
              int(message.partial), alert))
     return key, not exists

@@ -21,6 +21,7 @@ from typing import Any
 
 import httpx
 
+from jobtracker.llm.client import BodyTooLarge, fetch_json
 from jobtracker.text import one_line
 
 # A context window below this or above that is not believed (2^24: far beyond any model).
@@ -30,6 +31,7 @@ MIN_CONTEXT, MAX_CONTEXT = 256, 1 << 24
 # prompt cut silently costs a whole night while a false alarm costs one setting.
 OLLAMA_ASSUMED_DEFAULT = 2048
 INSPECT_TIMEOUT = 10.0
+INSPECT_BYTES = 4 * 1024 * 1024     # /props, /tokenize, /api/show: a few KB each
 # Estimates: ~3.5 characters per token for English prose in the common BPE
 # vocabularies, rounded towards more tokens; plus a few tokens of chat template a message.
 CHARS_PER_TOKEN = 3.5
@@ -67,18 +69,14 @@ def _shown(value: Any) -> str:
 
 async def _json(http: httpx.AsyncClient, method: str, url: str,
                 headers: dict[str, str], body: Any = None) -> Any:
-    """The JSON answer of one request, or None when there is none worth reading."""
+    """The JSON answer of one request, or None when there is none worth reading: within
+    INSPECT_TIMEOUT in all (not per read) and INSPECT_BYTES, nested JSON refused."""
     try:
-        response = await http.request(method, url, json=body, headers=headers,
-                                      timeout=INSPECT_TIMEOUT)
-    except httpx.HTTPError:
+        _, answer = await fetch_json(http, method, url, headers=headers, body=body,
+                                     timeout=INSPECT_TIMEOUT, limit=INSPECT_BYTES)
+    except (httpx.HTTPError, httpx.InvalidURL, TimeoutError, BodyTooLarge, ValueError):
         return None
-    if response.status_code != 200:
-        return None
-    try:
-        return response.json()
-    except ValueError:
-        return None
+    return answer
 
 
 async def context_window(http: httpx.AsyncClient, base: str, model: str,
@@ -127,7 +125,9 @@ def _vllm(raw: Any) -> ContextWindow:
     return ContextWindow(tokens, "vLLM max_model_len", "", "vllm")
 
 
-_NUM_CTX = re.compile(r"^\s*num_ctx\s+(-?\d+)\s*$", re.MULTILINE)
+_NUM_CTX = re.compile(r"^\s*num_ctx\s+(-?[0-9]+)\s*$", re.MULTILINE)
+# More digits than any context has: int() of 5,000 digits raises (Python's digit limit).
+_CONTEXT_DIGITS = 12
 
 
 def _ollama(show: dict[str, Any], running: Any, model: str) -> ContextWindow:
@@ -141,10 +141,11 @@ def _ollama(show: dict[str, Any], running: Any, model: str) -> ContextWindow:
     params = show.get("parameters")
     found = _NUM_CTX.search(params) if isinstance(params, str) else None
     if found is not None:
-        tokens = plausible_context(int(found.group(1)))
+        digits = found.group(1)
+        tokens = plausible_context(int(digits)) if len(digits) <= _CONTEXT_DIGITS else None
         if tokens is None:
-            return ContextWindow(None, "unknown", f"Ollama num_ctx {found.group(1)} is not a "
-                                                  "plausible context", "ollama")
+            return ContextWindow(None, "unknown", f"Ollama num_ctx {one_line(digits, 20)} is "
+                                                  "not a plausible context", "ollama")
         return ContextWindow(tokens, "Ollama POST /api/show num_ctx", supports.lstrip("; "),
                              "ollama")
     context = min(OLLAMA_ASSUMED_DEFAULT, trained or OLLAMA_ASSUMED_DEFAULT)

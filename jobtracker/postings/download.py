@@ -7,14 +7,25 @@ no board can stall a fetch or the boards written after it:
 - a total deadline over all of a board's requests, waits and parsing (`DEADLINE`):
   httpx's timeouts are per phase, and a server sending one byte every two seconds
   never trips them;
-- a body size (`MAX_BODY_BYTES`) and a request count (`MAX_REQUESTS`) per board;
+- a body size (`MAX_BODY_BYTES`), a byte budget over all of a board's bodies
+  (`MAX_BOARD_BYTES`) and a request count (`MAX_REQUESTS`) per board;
 - `Retry-After` on 429/503 is honoured up to `RETRY_AFTER_CAP` seconds, a few times;
   a longer wait fails that board only.
+
+Redirects are followed here, not by httpx, so that each hop can be checked: at most
+`MAX_REDIRECTS`, only to http(s), and one that leaves the board's origin (scheme, host,
+port) only when it is a plain GET (301, 302, 303; never a 307/308, which re-sends the
+request as it was, body included) to an address of the same class as the board's own
+URL: public, private or loopback. A public board cannot send jobtracker to a service
+on this machine or the local network, and a POST is never re-sent to another origin.
 """
 
 from __future__ import annotations
 
 import asyncio
+import ipaddress
+import re
+import socket
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -33,6 +44,9 @@ TIMEOUT = httpx.Timeout(30.0, connect=10.0)
 DEADLINE = 120.0
 # The largest body read: big Ashby boards are ~12 MB; anything past this is not a board.
 MAX_BODY_BYTES = 64 * 1024 * 1024
+# Every body of one board together: paged sources read many pages, each under the cap.
+MAX_BOARD_BYTES = 256 * 1024 * 1024
+MAX_REDIRECTS = 5
 # Requests one board may make (pages and per-job descriptions): a runaway plan stops here.
 MAX_REQUESTS = 1000
 RETRY_AFTER_CAP = 30.0
@@ -51,8 +65,9 @@ USER_AGENT = f"jobtracker/{_version()} (+personal job search)"
 
 def make_client(timeout: httpx.Timeout = TIMEOUT, **kwargs: Any) -> httpx.AsyncClient:
     """An HTTP client with the fetcher's timeouts and User-Agent."""
+    # Redirects are followed by `_send`, which checks every hop (see the module note).
     return httpx.AsyncClient(timeout=timeout, headers={"User-Agent": USER_AGENT},
-                             follow_redirects=True, **kwargs)
+                             follow_redirects=False, **kwargs)
 
 
 class DownloadError(Exception):
@@ -74,14 +89,37 @@ class Downloaded:
         return int(getattr(self.postings, "skipped", 0))
 
 
-async def _read_body(response: httpx.Response) -> bytes:
+class _Budget:
+    """The bytes a board may still receive, over all of its requests."""
+
+    def __init__(self, total: int | None = None) -> None:
+        self.total = total or MAX_BOARD_BYTES
+        self.left = self.total
+
+    def take(self, size: int) -> None:
+        self.left -= size
+        if self.left < 0:
+            raise DownloadError(f"the board sent more than {_mb(self.total)} in all "
+                                "(pages and descriptions together)")
+
+
+def _mb(size: int) -> str:
+    return f"{size / (1024 * 1024):.3g} MB"
+
+
+async def _read_body(response: httpx.Response, budget: _Budget) -> bytes:
     chunks, size = [], 0
     async for chunk in response.aiter_bytes():
         size += len(chunk)
         if size > MAX_BODY_BYTES:
-            raise DownloadError(f"response larger than {MAX_BODY_BYTES // (1024 * 1024)} MB")
+            raise DownloadError(f"response larger than {_mb(MAX_BODY_BYTES)}")
+        budget.take(len(chunk))
         chunks.append(chunk)
     return b"".join(chunks)
+
+
+# Delta-seconds are ASCII digits only: str.isdigit() is also true for '²' and '٣'.
+_DELTA = re.compile(r"[0-9]{1,10}")
 
 
 def retry_after(headers: Mapping[str, str]) -> float | None:
@@ -89,28 +127,99 @@ def retry_after(headers: Mapping[str, str]) -> float | None:
     value = (headers.get("retry-after") or "").strip()
     if not value:
         return None
-    if value.isdigit():
+    if _DELTA.fullmatch(value):
         return float(value)
     try:
         moment = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
+        return max(0.0, moment.timestamp() - time.time())
+    except (TypeError, ValueError, IndexError, OverflowError):
         return None
-    return max(0.0, moment.timestamp() - time.time())
+
+
+# --- redirects ------------------------------------------------------------------------
+
+def _origin(url: httpx.URL) -> tuple[str, str, int | None]:
+    return url.scheme, url.host, url.port or {"http": 80, "https": 443}.get(url.scheme)
+
+
+def _class_of(address: str) -> str:
+    try:
+        ip = ipaddress.ip_address(address.split("%", 1)[0])
+    except ValueError:
+        return "public"
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
+        ip = ip.ipv4_mapped
+    if ip.is_loopback:
+        return "loopback"
+    if (ip.is_private or ip.is_link_local or ip.is_unspecified or ip.is_reserved
+            or ip.is_multicast):
+        return "private"
+    return "public"
+
+
+async def address_class(host: str) -> str:
+    """`loopback`, `private` or `public`: where `host` is, judged by the addresses it
+    resolves to (the most private one wins), so a public name pointing at 127.0.0.1 is
+    loopback. A name that does not resolve is `public` (the request will fail anyway)."""
+    host = host.strip("[]").rstrip(".").lower()
+    if host == "localhost" or host.endswith(".localhost"):
+        return "loopback"
+    try:
+        ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        pass
+    else:
+        return _class_of(host)
+    try:
+        found = await asyncio.get_running_loop().getaddrinfo(host, None,
+                                                             type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError):
+        return "public"
+    classes = {_class_of(str(info[4][0])) for info in found}
+    return next((c for c in ("loopback", "private") if c in classes), "public")
+
+
+async def _check_redirect(first: httpx.Request, response: httpx.Response,
+                          hop: httpx.Request) -> None:
+    """DownloadError unless the redirect to `hop` may be followed (the module note)."""
+    where = f"HTTP {response.status_code} redirect"
+    if hop.url.scheme not in ("http", "https"):
+        raise DownloadError(f"{where} to a {hop.url.scheme}: address refused")
+    if _origin(hop.url) == _origin(first.url):
+        return
+    if response.status_code in (307, 308) or hop.method != "GET" or first.method != "GET":
+        raise DownloadError(f"{where} to another origin ({hop.url.host}) refused: it would "
+                            "re-send the request there")
+    own, target = await address_class(first.url.host), await address_class(hop.url.host)
+    if own != target:
+        raise DownloadError(f"{where} from a {own} address to a {target} one "
+                            f"({hop.url.host}) refused")
 
 
 async def _send(client: httpx.AsyncClient, request: Request,
-                headers: Mapping[str, str]) -> Response:
-    async with client.stream(request.method, request.url, headers=dict(headers),
-                             json=request.json) as response:
-        body = await _read_body(response) if response.status_code == 200 else b""
-        return Response(response.status_code, body, response.headers)
+                headers: Mapping[str, str], budget: _Budget) -> Response:
+    first = outgoing = client.build_request(request.method, request.url,
+                                            headers=dict(headers), json=request.json)
+    for _ in range(MAX_REDIRECTS + 1):
+        response = await client.send(outgoing, stream=True)
+        try:
+            hop = response.next_request
+            if hop is None:
+                body = await _read_body(response, budget) if response.status_code == 200 \
+                    else b""
+                return Response(response.status_code, body, response.headers)
+            await _check_redirect(first, response, hop)
+        finally:
+            await response.aclose()
+        outgoing = hop
+    raise DownloadError(f"more than {MAX_REDIRECTS} redirects")
 
 
 async def _answer(client: httpx.AsyncClient, request: Request, headers: Mapping[str, str],
-                  retry_cap: float) -> Response:
+                  retry_cap: float, budget: _Budget) -> Response:
     """The response to `request`, after honouring short Retry-After waits."""
     for attempt in range(RATE_LIMIT_RETRIES + 1):
-        response = await _send(client, request, headers)
+        response = await _send(client, request, headers, budget)
         if response.status not in (429, 503):
             return response
         wait = retry_after(response.headers)
@@ -140,6 +249,7 @@ async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
     (a body not in the source's shape) or httpx's errors; the caller bounds time.
     """
     result = Downloaded()
+    budget = _Budget()
     try:
         request = next(plan)
         while True:
@@ -147,7 +257,7 @@ async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
             if result.requests > MAX_REQUESTS:
                 raise DownloadError(f"stopped after {MAX_REQUESTS} requests")
             headers = dict(conditional or {}) if request.conditional else {}
-            response = await _answer(client, request, headers, retry_cap)
+            response = await _answer(client, request, headers, retry_cap, budget)
             if request.conditional and response.status == 304:
                 result.not_modified = True
                 return result

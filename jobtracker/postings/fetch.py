@@ -135,7 +135,8 @@ class _Validator:
 
 def _conditional_headers(target: Target, validator: _Validator | None) -> dict[str, str]:
     # A validator is only good for the address it came from.
-    if validator is None or validator.url != target.url:
+    # (boards.url is stored without its credentials: compared in that form.)
+    if validator is None or validator.url != secrets.display_url(target.url):
         return {}
     headers = {}
     if validator.etag:
@@ -242,7 +243,10 @@ async def _write(conn: aiosqlite.Connection, grouping: groups.Grouping, download
             await conn.execute(
                 "UPDATE boards SET url = ?, etag = ?, last_modified = ?, last_fetched = ?, "
                 "last_ok = ?, last_error = NULL WHERE id = ?",
-                (target.url, download.etag, download.last_modified, now, now, board_id))
+                # Credentials in the address (user:password@, ?api_key=) stay in
+                # sources.yaml: the database keeps the address without them.
+                (secrets.display_url(target.url), download.etag, download.last_modified,
+                 now, now, board_id))
     return result
 
 

@@ -23,7 +23,7 @@ import aiosqlite
 from jobtracker.config import Board
 from jobtracker.postings.levels import title_level
 from jobtracker.postings.samejob import stored_key
-from jobtracker.sources import NormalizedPosting, identify
+from jobtracker.sources import REGISTRY, NormalizedPosting, identify
 
 if TYPE_CHECKING:   # handed in by fetch: grouping is entered from there alone
     from jobtracker.postings.groups import BoardGroups
@@ -77,9 +77,13 @@ async def ensure_board(conn: aiosqlite.Connection, source: str, token: str, comp
     """The id of the board row, created if missing; a configured board updates its names."""
     row = await _board_row(conn, source, token)
     if row is None:
+        # A feed, a job alert's cards and an aggregator list copies: a company's own
+        # board leads their jobs.
+        aggregator = source in ("feed", "alert") or (source in REGISTRY
+                                                      and REGISTRY[source].aggregator)
         cursor = await conn.execute(
-            "INSERT INTO boards (source, token, company) VALUES (?, ?, ?)",
-            (source, token, company))
+            "INSERT INTO boards (source, token, company, aggregator) VALUES (?, ?, ?, ?)",
+            (source, token, company, int(aggregator)))
         return int(cursor.lastrowid or 0)
     if configured and (row["token"] != token or row["company"] != company):
         await conn.execute("UPDATE boards SET token = ?, company = ? WHERE id = ?",

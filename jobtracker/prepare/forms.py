@@ -15,9 +15,9 @@ from __future__ import annotations
 from collections.abc import Generator, Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
-from urllib.parse import quote, urlsplit, urlunsplit
+from urllib.parse import urlsplit, urlunsplit
 
-from jobtracker.sources.base import Request, Response, SourceError, load_json
+from jobtracker.sources.base import Request, Response, SourceError, load_json, segment
 from jobtracker.text import html_to_text, one_line
 
 MAX_FIELDS = 300
@@ -99,7 +99,7 @@ def form_url(listing_url: str, external_id: str) -> str:
     """The form of job `external_id` on the board listed at `listing_url`: the listing's
     path plus `/{id}`, query `questions=true` (so a mirror serves its own forms)."""
     parts = urlsplit(listing_url)
-    path = f"{parts.path.rstrip('/')}/{quote(external_id, safe='')}"
+    path = f"{parts.path.rstrip('/')}/{segment(external_id)}"   # ValueError for `..`
     return urlunsplit((parts.scheme, parts.netloc, path, "questions=true", ""))
 
 

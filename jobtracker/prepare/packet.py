@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,9 +85,25 @@ def posting_md(posting: Posting) -> str:
 def _form_line(resolution: Resolution, form_error: str | None) -> str:
     if resolution.kind == "greenhouse":
         return f"Form: the employer's own ({len(resolution.fields)} fields)"
-    why = f" (the employer's form could not be read: {one_line(form_error, 200)})" \
+    why = f" (the employer's form could not be read: {md_text(form_error, 200)})" \
         if form_error else ""
     return f"Form: the standard set{why}"
+
+
+# Markdown's punctuation that could make a link, an image, inline HTML, an entity, code
+# or emphasis, escaped with a backslash (CommonMark lets any ASCII punctuation be).
+_MD_MARKUP = re.compile(r"([\\`*_{}\[\]()<>!|~&#])")
+# What GitHub-style Markdown turns into a link with no brackets: `x://`, `www.`, `a@b`.
+_MD_AUTOLINK = re.compile(r"(?i)(?<=[a-z0-9+.-])(:)(?=//)|(?<=\bwww)(\.)|(@)")
+
+
+def md_text(text: str | None, limit: int = 0) -> str:
+    """Employer text (a form's labels and options, a company, a title, a server's error)
+    as one line of Markdown that reads as itself: `[Click](…)`, `![x](…)`, `<img>` and
+    bare URLs become text, never a live link or image in a viewer."""
+    flat = _MD_MARKUP.sub(r"\\\1", one_line(text, limit))
+    return _MD_AUTOLINK.sub(lambda found: "\\" + found.group(0), flat)
+
 
 
 # What a packet lacks while proposals for its posting wait in review.
@@ -106,7 +123,8 @@ def waiting_line(waiting: dict[str, int]) -> str:
 def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
                documents: Sequence[Rendered] = (),
                waiting: dict[str, int] | None = None) -> str:
-    lines = [f"# Answers: {posting.label}", "", f"Apply: {one_line(posting.url)}",
+    label = f"{md_text(posting.company)} - {md_text(posting.title)}".strip(" -")
+    lines = [f"# Answers: {label}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error)]
     note = waiting_line(waiting or {})
     if note:
@@ -117,15 +135,15 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
     missing = [r for r in resolution.fields if r.missing]
     if missing:
         lines += ["## Needs you", ""]
-        lines += [f"- {MARK_MISSING} {r.field.label} ({r.field.type}): {r.note}"
-                  for r in missing]
+        lines += [f"- {MARK_MISSING} {md_text(r.field.label)} ({md_text(r.field.type)}): "
+                  f"{md_text(r.note)}" for r in missing]
         lines.append("")
     lines += ["## Fields, in form order", ""]
     for item in resolution.fields:
         required = " (required)" if item.field.required else ""
-        answer = _answer_text(item) if item.resolved else f"— {item.note}"
-        source = f"  [{item.source}]" if item.source else ""
-        lines.append(f"- {_mark(item)} {item.field.label}{required}: {answer}{source}")
+        answer = md_text(_answer_text(item)) if item.resolved else f"— {md_text(item.note)}"
+        source = f"  \\[{md_text(item.source)}\\]" if item.source else ""
+        lines.append(f"- {_mark(item)} {md_text(item.field.label)}{required}: {answer}{source}")
     return "\n".join(lines) + "\n"
 
 
@@ -144,9 +162,11 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
 
 
 def _current(path: Path) -> bytes | None:
+    """What the file holds now; None when missing or not a readable regular file (a FIFO
+    or a link to /dev/zero is never read: writing it then says why it is refused)."""
     try:
-        return path.read_bytes()
-    except OSError:
+        return files.read_regular_bytes(path)
+    except files.FileRefused:
         return None
 
 

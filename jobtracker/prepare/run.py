@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import files, proposals, store
-from jobtracker.config import Profile, RenderConfig
+from jobtracker import files, proposals, secrets, store
+from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
@@ -38,6 +39,7 @@ from jobtracker.proposals.resume_edit import resume_for
 from jobtracker.ranking import scoring
 from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import REGISTRY
+from jobtracker.text import web_url
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -111,12 +113,20 @@ async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
 
 def _posting(row: Any) -> Posting:
     return Posting(row["id"], row["company"] or "", row["title"] or "", row["location"] or "",
-                   row["url"] or "", row["description"] or "", row["source"])
+                   web_url(row["url"]), row["description"] or "", row["source"])
 
 
-def _url_of(row: Any) -> str:
-    listing = row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"])
-    return form_url(listing, str(row["external_id"]))
+def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The form's address; "" when the job's id cannot be one path segment (`..`).
+
+    The board's address comes from sources.yaml (`configured`): the database keeps it
+    without its credentials, so a mirror's `?api_key=` is read where the user wrote it."""
+    listing = ((configured or {}).get((row["source"], str(row["token"]).lower()))
+               or row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"]))
+    try:
+        return form_url(listing, str(row["external_id"]))
+    except ValueError:
+        return ""
 
 
 # --- forms: cached, else read ------------------------------------------------------------
@@ -135,6 +145,8 @@ async def _cached(conn: aiosqlite.Connection, row: Any) -> Form | None:
 
 async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphore,
                     deadline: float) -> Form | str:
+    if not url:
+        return "the job's id is not a plain path segment; no form was asked for"
     async with limit:
         try:
             got = await download.download(client, form_plan(url), deadline=deadline)
@@ -145,7 +157,9 @@ async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphor
 
 async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
                     deadline: float = FORM_DEADLINE,
-                    client: httpx.AsyncClient | None = None) -> dict[int, Form | str]:
+                    client: httpx.AsyncClient | None = None,
+                    configured: Mapping[tuple[str, str], str] | None = None
+                    ) -> dict[int, Form | str]:
     """Each Greenhouse row's form (cached, else read) or why it could not be read."""
     out: dict[int, Form | str] = {}
     wanted = []
@@ -163,8 +177,8 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
     own = client is None
     client = client or download.make_client()
     try:
-        got = await asyncio.gather(*(_download(client, _url_of(r), limit, deadline)
-                                     for r in wanted))
+        got = await asyncio.gather(*(_download(client, _url_of(r, configured), limit,
+                                               deadline) for r in wanted))
     finally:
         if own:
             await client.aclose()
@@ -174,7 +188,7 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
             form_text = json.dumps(result.to_json()) if isinstance(result, Form) else None
             await store.upsert(conn, "forms", {
                 "posting_id": row["id"], "description_hash": row["description_hash"] or "",
-                "url": _url_of(row), "form": form_text,
+                "url": secrets.display_url(_url_of(row, configured)), "form": form_text,
                 "error": None if form_text else str(result), "fetched_at": now},
                 key=["posting_id"])
     return out
@@ -231,6 +245,17 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting)
 
 
+def _configured_urls(home: Path) -> dict[tuple[str, str], str]:
+    """(source, token) → the `url` sources.yaml gives a board, credentials and all; an
+    unreadable sources.yaml gives none (the stored addresses are used)."""
+    try:
+        sources = load_sources(home / "sources.yaml", REGISTRY)
+    except ConfigError:
+        return {}
+    return {(board.ats, board.token.lower()): board.url for board in sources.boards
+            if board.url}
+
+
 async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: str, *,
                   top: int = 5, ids: list[int] | None = None,
                   deadline: float = FORM_DEADLINE,
@@ -248,7 +273,8 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
     async with store.connect(db) as conn:
         rows = await posting_rows(conn, chosen)
-        forms = await forms_for(conn, rows, now, deadline=deadline, client=client)
+        forms = await forms_for(conn, rows, now, deadline=deadline, client=client,
+                                configured=_configured_urls(home))
         done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
                 for row in rows]
     return rescored, done

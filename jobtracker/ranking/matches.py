@@ -19,7 +19,7 @@ from typing import Any
 from jobtracker import store
 from jobtracker.config import Profile
 from jobtracker.ranking import matching
-from jobtracker.text import one_line
+from jobtracker.text import one_line, web_url
 
 
 @dataclass(frozen=True)
@@ -85,7 +85,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     where, params = matching.match_where(profile)
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
-        "p.board_id, p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
+        "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
+        "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
         "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
@@ -131,6 +132,7 @@ async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
     level = f"p.title_level IN ({levels}, 'UNCERTAIN')" if profile.levels else "0"
     return await conn.execute_fetchall(
         "SELECT p.id, p.company, p.title, p.location, p.url, p.board_id, p.closed_at, "
+        "(SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
         f"a.status FROM {matching.FROM_POSTINGS} "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
         "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
@@ -143,7 +145,8 @@ async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
 async def _open_members(conn: Any) -> dict[int, list[Any]]:
     """Open non-leading members by leader, newest first (a partial index holds them)."""
     rows = await conn.execute_fetchall(
-        "SELECT lead_id, url, board_id, first_seen FROM postings "
+        "SELECT lead_id, url, board_id, first_seen, "
+        "(SELECT aggregator FROM boards WHERE id = board_id) AS aggregator FROM postings "
         "WHERE lead_id IS NOT NULL AND closed_at IS NULL ORDER BY first_seen DESC, id DESC")
     members: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
@@ -154,17 +157,26 @@ async def _open_members(conn: Any) -> dict[int, list[Any]]:
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
     """(the page to show, the other open pages, the repost date) for one listed leader.
 
-    An open leader shows its own page. A closed one shows its repost's, the newest
-    open member on the leader's own board (the employer's page, not an aggregator's
-    copy listed later); without one, its newest open member's."""
-    url, reposted = leader["url"], None
-    if leader["closed_at"] is not None and members:
+    A company's own board leads: when the leader is an aggregator's copy, the newest
+    open member on a company's board gives the page. Otherwise an open leader shows its
+    own page, and a closed one (listed only while its board lists the job again, the
+    schema's rule) its repost's: never an aggregator copy's."""
+    url, reposted = web_url(leader["url"]) or None, None
+    own = next((m for m in members if not m["aggregator"]), None) \
+        if leader["aggregator"] else None
+    if own is not None:
+        url = web_url(own["url"]) or url
+    elif leader["closed_at"] is not None and members:
+        # Only a repost on the leader's own board keeps a closed job listed (the schema's
+        # job_open rule); a copy elsewhere never takes over its page.
         repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
-        url = (repost or members[0])["url"]
         if repost is not None:
+            url = web_url(repost["url"]) or url
             reposted = str(repost["first_seen"])[:10]
     also_on = []
     for member in members:
-        if member["url"] and member["url"] != url and member["url"] not in also_on:
-            also_on.append(member["url"])
+        # Rows stored before pages were checked may hold `javascript:`: never shown.
+        page = web_url(member["url"])
+        if page and page != url and page not in also_on:
+            also_on.append(page)
     return url, also_on, reposted

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from jobtracker.files import FileRefused, read_regular
 from jobtracker.store import description_hash
 
 RESUME, KEYWORDS, TEMPLATE = "resume.md", "keywords.yaml", "coverletter.md"
@@ -22,8 +23,9 @@ def text_hash(text: str | None) -> str:
 
 
 def read_input(home: Path, name: str) -> str | None:
-    """A workspace input file's text as the runner reads it, or None when missing."""
+    """A workspace input file's text as the runner reads it, or None when missing, not
+    UTF-8, or not a regular file (a FIFO or /dev/zero there would hang or fill memory)."""
     try:
-        return (home / name).read_text(encoding="utf-8")
-    except (FileNotFoundError, UnicodeDecodeError):
+        return read_regular(home / name)
+    except FileRefused:
         return None

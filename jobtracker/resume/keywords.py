@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
-import yaml
-
+from jobtracker import yamlfile
 from jobtracker.resume import KEYWORDS
 
 # --- keywords.yaml ----------------------------------------------------------------------
@@ -21,14 +21,13 @@ def keyword_terms(text: str | None) -> list[str]:
     if not text or not text.strip():
         return []
     try:
-        data = yaml.safe_load(text)
-    except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        where = f"line {mark.line + 1}: " if mark else ""
-        raise KeywordsError(f"{KEYWORDS}: {where}invalid YAML: "
-                            f"{exc.problem or exc.context or 'unreadable'}") from None
-    except yaml.YAMLError as exc:
-        raise KeywordsError(f"{KEYWORDS}: invalid YAML: {exc}") from None
+        # The same reader as every other workspace file: aliases, values that cannot be
+        # built, duplicate keys and deep nesting are errors with a line, not tracebacks.
+        data = yamlfile.parse(Path(KEYWORDS), text).data
+    except yamlfile.ConfigError as exc:
+        where = f"line {exc.line}: " if exc.line else ""
+        what = f"{exc.field}: {exc.message}" if exc.field else exc.message
+        raise KeywordsError(f"{KEYWORDS}: {where}{what}") from None
     found: list[str] = []
     _collect(data, found)
     return found

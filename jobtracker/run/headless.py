@@ -96,7 +96,7 @@ async def work_until_terminated(setup: Setup, options: RunOptions,
 
 
 def run_work(ws: Workspace, options: RunOptions, *, dry_run: bool, verbose: bool,
-             out: TextIO | None = None, no_model: str = "Nothing was changed.",
+             out: TextIO | None = None, no_model: str | None = None,
              finish: Callable[[TextIO], None] | None = None) -> int:
     """Shared by `work`, `resolve`, `rank` and `jobtracker-tui --run`. `no_model` is what
     the run says it did when no model could be used; `finish` is work that needs no
@@ -128,6 +128,11 @@ def run_work(ws: Workspace, options: RunOptions, *, dry_run: bool, verbose: bool
         finish(out)
     if result.model_reason is not None:
         print(format_queue(result.states, None), file=out)
+        if no_model is None:
+            # Inputs are brought in before the model is asked (mail): say so when they were.
+            no_model = ("Nothing was changed." if not result.brought_in else
+                        f"No unit was worked; {result.brought_in:,} row(s) read in before "
+                        "the model check (new mail) are stored.")
         print(f"\nNo model: {result.model_reason}. {no_model}", file=out)
         if result.unlisted:
             return unlisted_models(setup, options, result.unlisted)

@@ -56,6 +56,7 @@ class RunResult:
     elapsed: float = 0.0
     run_dir: Path | None = None
     reporter_errors: list[str] = field(default_factory=list)   # reporters that stopped, why
+    brought_in: int = 0      # rows stored by the tasks' bring_in hooks (mail read, ...)
 
     @property
     def exit_code(self) -> int:
@@ -198,6 +199,12 @@ async def queue_between_runs(conn: aiosqlite.Connection, setup: Setup, ctx: Cont
     return await survey_between_runs(conn, ctx, setup.tasks, model_reasons)
 
 
+async def _changes(conn: aiosqlite.Connection) -> int:
+    """Rows this connection has inserted, updated or deleted so far (SQLite's count)."""
+    row = await (await conn.execute("SELECT total_changes()")).fetchone()
+    return int(row[0])
+
+
 async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] = (),
                telemetry: Telemetry | None = None,
                on_start: Callable[[Run], object] | None = None) -> RunResult:
@@ -206,14 +213,26 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
     telemetry = telemetry or Telemetry.from_env()
     started = now()
     result = RunResult()
+    loop = asyncio.get_running_loop()
+    # --deadline counts from the start: it bounds the first exchanges (mail brought in,
+    # the model probe) as much as the units after them.
+    ends_at = loop.time() + options.deadline if options.deadline else None
     with Lease(setup.ws.lock):
         async with store.connect(setup.ws.db) as conn:
             ctx = setup.context(now_iso())
-            await bring_in(conn, ctx, setup.tasks)
+            before = await _changes(conn)
             # With llm.gguf this starts the embedded llama.cpp server for the run.
             async with run_client(setup.config.llm,
                                   max_in_flight=setup.config.concurrency) as client:
-                probe = await client.probe()
+                try:
+                    async with asyncio.timeout_at(ends_at):
+                        await bring_in(conn, ctx, setup.tasks)
+                        probe = await client.probe()
+                except TimeoutError:
+                    probe = client.not_asked(
+                        f"the run's --deadline ({options.deadline:g} s) passed before the "
+                        "model server was asked")
+                result.brought_in = await _changes(conn) - before
                 reasons = {t.name: (probe.reason if not probe.ok else client.available_for(t.name))
                            for t in setup.tasks}
                 result.states = await survey(conn, ctx, setup.tasks, reasons)
@@ -235,8 +254,8 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                           reasons, setup.config.concurrency)
                 if on_start is not None:
                     on_start(run)
-                deadline = (asyncio.get_running_loop().call_later(
-                    options.deadline, run.at_deadline, client) if options.deadline else None)
+                deadline = (loop.call_at(ends_at, run.at_deadline, client)
+                            if ends_at is not None else None)
                 try:
                     await run.work(result.states)
                     await without_model(conn, setup)

@@ -16,8 +16,9 @@ from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, TypeVar
+from urllib.parse import quote, urlsplit
 
-from jobtracker.text import clean_text, one_line
+from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -25,7 +26,17 @@ T = TypeVar("T")
 # Longer descriptions are cut: nothing a model or a person reads needs more, and one
 # pasted blob must not bloat the database or the TUI.
 MAX_DESCRIPTION_CHARS = 100_000
+# An http(s) address with a plain host: the common case, kept without parsing it.
+_PLAIN_WEB = re.compile(r"https?://[A-Za-z0-9.-]+(?::[0-9]{1,5})?(?:[/?#]|$)", re.I)
+# Jobs one board may list (every page together); more is no employer's board.
+MAX_ITEMS = 20_000
 TRUNCATED_MARK = "\n\n[description truncated]"
+# The longest each stored text field may be, whichever source built it: a field made
+# by joining a list (a job's 300,000 offices, its teams) is bounded here too.
+FIELD_CHARS = {"external_id": 2000, "title": 500, "company": 300, "location": 500,
+               "url": 2000, "department": 300, "salary_currency": 8,
+               "posted_at": 64, "updated_at": 64,
+               "description": MAX_DESCRIPTION_CHARS + len(TRUNCATED_MARK)}
 
 
 class SourceError(Exception):
@@ -50,6 +61,16 @@ class NormalizedPosting:
     salary_currency: str | None = None
     posted_at: str | None = None          # ISO 8601, UTC when the source gave an offset
     updated_at: str | None = None
+
+    def __post_init__(self) -> None:
+        # The one gate every source's postings pass: each text field bounded, and a page
+        # that is not http(s) dropped (frozen, so fields are set the dataclass way).
+        for name, limit in FIELD_CHARS.items():
+            value = getattr(self, name)
+            if isinstance(value, str) and len(value) > limit:
+                object.__setattr__(self, name, value[:limit - 1].rstrip() + "…")
+        if self.url and not _PLAIN_WEB.match(self.url) and web_url(self.url) != self.url:
+            object.__setattr__(self, "url", web_url(self.url))
 
 
 class Postings(list[NormalizedPosting]):
@@ -139,7 +160,7 @@ class Source:
     to) and returns `(token, external_id)`, so a feed's blurb and the ATS's posting
     are stored as one row. `pages` are the careers-page shapes `jobtracker add`
     recognises, and `board_of` turns a page's match into the board (by default:
-    the token is group 1).
+    the token is group 1). `aggregator` marks a listing of many companies' jobs.
     """
 
     name: str
@@ -149,6 +170,9 @@ class Source:
     plan: Callable[[Any, str, Known], Plan] | None = None
     pages: tuple[Page, ...] = ()
     board_of: Callable[[re.Match[str], str], BoardRef] = _token_board
+    # Many companies in one listing (Hacker News, Remote OK, ...): its postings are
+    # copies; a company's own board, where one lists the same job, leads the job.
+    aggregator: bool = False
 
     def start(self, board: Any, url: str, known: Known) -> Plan:
         """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""
@@ -181,7 +205,9 @@ def guarded(items: Iterable[T], read: Callable[[T], NormalizedPosting | None],
     """
     out = Postings()
     out.skipped = skipped
-    for item in items:
+    for count, item in enumerate(items, start=1):
+        if count > MAX_ITEMS:
+            raise SourceError(f"more than {MAX_ITEMS:,} jobs listed: not read")
         try:
             posting = read(item)
         except Exception as exc:
@@ -280,11 +306,51 @@ def number(value: Any) -> float | None:
     return result if result == result and abs(result) != float("inf") else None
 
 
-def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting | None],
-                 detail: Callable[[Any, NormalizedPosting], Request],
+class Listing:
+    """A paged listing reduced as it arrives: each page's items are read into postings
+    (bounded fields) and the page itself is dropped, so a board of 50 pages of 60 MB
+    holds postings, not pages. At most MAX_ITEMS are kept; a board listing more is not
+    one jobtracker reads whole, and fails (nothing of it is marked closed)."""
+
+    def __init__(self, read: Callable[[Any], NormalizedPosting | None],
+                 detail: Callable[[Any, NormalizedPosting], Request | None] | None = None
+                 ) -> None:
+        self._read = read
+        self._detail = detail
+        self.seen = 0                 # items listed so far, readable or not
+        self.skipped = 0
+        self.entries: list[tuple[NormalizedPosting, Request | None]] = []
+
+    def add(self, items: Iterable[Any]) -> int:
+        """Read one page's items; how many the page listed."""
+        count = 0
+        for item in items:
+            count += 1
+            self.seen += 1
+            if self.seen > MAX_ITEMS:
+                raise SourceError(f"more than {MAX_ITEMS:,} jobs listed: not read")
+            try:
+                posting = self._read(item)
+                if posting is None:
+                    continue
+                request = self._detail(item, posting) if self._detail is not None else None
+            except Exception as exc:
+                log.debug("skipped an unreadable item: %s: %s", type(exc).__name__, exc)
+                self.skipped += 1
+                continue
+            self.entries.append((posting, request))
+        return count
+
+    def postings(self) -> Postings:
+        out = Postings(posting for posting, _ in self.entries)
+        out.skipped = self.skipped
+        return out
+
+
+def with_details(listing: Listing,
                  enrich: Callable[[bytes, NormalizedPosting], NormalizedPosting],
                  known: Known, cap: int) -> Plan:
-    """Postings read from list items, each new or changed one completed by one more request.
+    """The listing's postings, each new or changed one completed by its detail request.
 
     A job is fetched again when `known` has no description for it or the list gives
     a change stamp (`updated_at`, else `posted_at`) that differs from the stored
@@ -293,22 +359,17 @@ def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting |
     not read leaves that job without a description (the stored one is kept).
     """
     out = Postings()
+    out.skipped = listing.skipped
     fetched = 0
     if known is LISTING_ONLY:
         cap = 0
-    for item in items:
-        try:
-            posting = read(item)
-        except Exception:
-            out.skipped += 1
-            continue
-        if posting is None:
-            continue
+    for posting, request in listing.entries:
         stamp = posting.updated_at or posting.posted_at
         stored = known.get(posting.external_id)
-        if (stored is None or (stamp and stamp != stored)) and fetched < cap:
+        if (request is not None and (stored is None or (stamp and stamp != stored))
+                and fetched < cap):
             fetched += 1
-            answer = yield detail(item, posting)
+            answer = yield request
             if answer.ok:
                 try:
                     posting = enrich(answer.body, posting)
@@ -316,3 +377,28 @@ def with_details(items: Iterable[Any], read: Callable[[Any], NormalizedPosting |
                     log.debug("an unreadable description for %s", posting.external_id)
         out.append(posting)
     return out
+
+
+def segment(value: str) -> str:
+    """`value` as one URL path segment: every reserved character escaped (`/`, `?`,
+    `#`, `%`), and a segment that would still mean something else (`.`, `..`, empty)
+    refused with ValueError, so an id from a listing never walks up the API's path."""
+    quoted = quote(value, safe="")
+    if quoted in ("", ".", ".."):
+        raise ValueError(f"{value!r} is not a path segment")
+    return quoted
+
+
+def host_is(url: str, domain: str) -> bool:
+    """Whether `url`'s host is `domain` or one of its subdomains (`a.domain`), compared
+    label by label: `evilgreenhouse.io` and `greenhouse.io.evil.com` are not
+    `greenhouse.io`. Only http(s) addresses with a plain host count."""
+    try:
+        parts = urlsplit(url.strip())
+        host = parts.hostname
+    except ValueError:
+        return False
+    if parts.scheme.lower() not in ("http", "https") or not host or "\\" in url:
+        return False
+    host, domain = host.rstrip(".").lower(), domain.lower()
+    return host == domain or host.endswith("." + domain)

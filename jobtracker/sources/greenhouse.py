@@ -18,6 +18,7 @@ from jobtracker.sources.base import (
     Source,
     description,
     guarded,
+    host_is,
     identifier,
     iso_time,
     jobs_list,
@@ -40,10 +41,10 @@ def match_url(url: str) -> tuple[str, str] | None:
     if found:
         return found.group(1), found.group(2)
     parts = urlsplit(url)
-    if parts.hostname and parts.hostname.endswith("greenhouse.io") and "embed" in parts.path:
+    if host_is(url, "greenhouse.io") and "embed" in parts.path:
         query = parse_qs(parts.query)
         token, job = query.get("for", [""])[0], query.get("token", [""])[0]
-        if token and job.isdigit():
+        if token and job.isascii() and job.isdigit():
             return token, job
     return None
 

@@ -12,7 +12,7 @@ beside the search address.
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import quote, urlsplit, urlunsplit
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
@@ -30,6 +30,7 @@ from jobtracker.sources.base import (
     load_json,
     mapping,
     object_list,
+    segment,
     text_field,
 )
 from jobtracker.text import html_to_text
@@ -49,7 +50,8 @@ def items_url(search_url: str, story_id: str) -> str:
     """`.../api/v1/items/{id}` beside `.../api/v1/search_by_date`."""
     parts = urlsplit(search_url)
     folder = parts.path.rsplit("/", 1)[0]
-    return urlunsplit(parts._replace(path=f"{folder}/items/{story_id}", query=""))
+    return urlunsplit(parts._replace(path=f"{folder}/items/{segment(story_id)}", query="",
+                                     fragment=""))
 
 
 def latest_thread(payload: bytes | str | Any) -> str:
@@ -58,7 +60,7 @@ def latest_thread(payload: bytes | str | Any) -> str:
         hit = mapping(hit)
         if "who is hiring" in str(hit.get("title") or "").lower():
             story = identifier(hit.get("objectID") or hit.get("story_id"))
-            if story:
+            if story.isascii() and story.isdigit():   # HN ids are numbers; nothing else
                 return story
     raise SourceError("no \"Who is hiring?\" thread in the search answer")
 
@@ -84,7 +86,7 @@ def _posting(comment: dict[str, Any], board: Board) -> NormalizedPosting | None:
         company=text_field(company, 200) or board.company,
         location=text_field(location),
         remote=True if "remote" in first.lower() else None,
-        url=f"https://news.ycombinator.com/item?id={comment_id}",
+        url=f"https://news.ycombinator.com/item?id={quote(comment_id, safe='')}",
         description=description(prose),
         description_source="ats",
         posted_at=iso_time(comment.get("created_at")),
@@ -102,4 +104,4 @@ def plan(board: Board, url: str, _known: Known) -> Plan:
     return parse((yield Request(items_url(url, story))).body, board)
 
 
-SOURCE = Source("hackernews", default_url, parse, match_url, plan)
+SOURCE = Source("hackernews", default_url, parse, match_url, plan, aggregator=True)

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit, urlunsplit
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     Known,
+    Listing,
     NormalizedPosting,
     Plan,
     Postings,
@@ -92,19 +93,15 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
 
 
 def plan(board: Board, url: str, _known: Known) -> Plan:
-    out = Postings()
-    offset = 0
+    listing = Listing(lambda job: _posting(job, board))
     for _ in range(MAX_PAGES):
-        page = load_json((yield Request(page_url(url, offset))).body)
-        got = parse(page, board)
-        out += got
-        out.skipped += got.skipped
-        jobs = object_list(page, "jobs", "a Himalayas")
-        offset += len(jobs)
-        total = page.get("totalCount")
-        if not jobs or not isinstance(total, int) or offset >= total:
+        answer = load_json((yield Request(page_url(url, listing.seen))).body)
+        listed = listing.add(object_list(answer, "jobs", "a Himalayas"))
+        total = answer.get("totalCount")
+        del answer                # the page is read; only its postings are kept
+        if not listed or not isinstance(total, int) or listing.seen >= total:
             break
-    return out
+    return listing.postings()
 
 
-SOURCE = Source("himalayas", default_url, parse, match_url, plan)
+SOURCE = Source("himalayas", default_url, parse, match_url, plan, aggregator=True)

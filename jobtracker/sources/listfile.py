@@ -4,22 +4,27 @@
 both append through `add_board`: the new board becomes one line, in flow style,
 after the last entry of `boards` (a `boards:` list is made when there is none);
 comments, blank lines, indentation and line endings stay. The edited text is read
-back with the ordinary loader before it replaces the file, so a mistake never
-leaves a broken file; undoing such an accept writes the earlier text back whole.
+back with the ordinary loader before it replaces the file, and replaces it only when
+every board it listed is still there, unchanged and in order: a mistake never leaves
+a broken file or loses a board. Appends take a lock (`.sources.yaml.lock`), so two at
+once both land; a sources.yaml that is a symbolic link stays one (its target is
+edited). Undoing such an accept writes the earlier text back whole.
 `jobtracker sources remove` takes one entry's lines out the same way (`removed`,
 `write_holding`).
 """
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import re
 import tempfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
-from jobtracker.config import Board, Sources, load_sources
+from jobtracker.config import Board, ConfigError, Sources, load_sources
 from jobtracker.sources import REGISTRY
 
 _PLAIN = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._/-]*")
@@ -43,7 +48,8 @@ def board_line(board: Board) -> str:
 
 
 _TOP_KEY = re.compile(r"^[^\s#-][^:]*:")
-_BOARDS = re.compile(r"^boards\s*:\s*(.*?)\s*(#.*)?$")
+# The top-level `boards` key however it is spelled: plain, quoted, after a byte-order mark.
+_BOARDS = re.compile(r"""^\ufeff?(["']?)boards\1\s*:\s*(.*?)\s*(#.*)?$""")
 
 
 def appended(text: str, item: str) -> str:
@@ -54,7 +60,7 @@ def appended(text: str, item: str) -> str:
     if start is None:
         prefix = text if not text or text.endswith(("\n", "\r")) else text + newline
         return f"{prefix}boards:{newline}  - {item}{newline}"
-    value = _BOARDS.match(lines[start].rstrip("\r\n")).group(1)
+    value = _BOARDS.match(lines[start].rstrip("\r\n")).group(2)
     if value.startswith("[") and value.endswith("]"):    # a flow list on one line
         inner = value[1:-1].strip()
         line = lines[start]
@@ -78,20 +84,29 @@ def appended(text: str, item: str) -> str:
     return "".join(lines)
 
 
-def write_checked(path: Path, text: str, board: Board, *, listing: bool = True) -> None:
+def write_checked(path: Path, text: str, board: Board, *, listing: bool = True,
+                  before: tuple[Board, ...] | None = None) -> None:
     """Write `text` beside `path`, read it back as sources.yaml (it must list `board`, or
-    with `listing` false must not), then replace `path`: a mistake never leaves a
-    broken file."""
+    with `listing` false must not; with `before`, it must list those boards first,
+    unchanged and in order, and only `board` after them), then replace `path`: a
+    mistake never leaves a broken file, and an edit the loader would read otherwise (a
+    second `boards:` it takes instead of the first) never loses a board."""
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
     try:
         with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
             out.write(text)
         if path.exists():
             os.chmod(temporary, path.stat().st_mode & 0o7777)
-        boards = load_sources(Path(temporary), REGISTRY).boards
+        try:
+            boards = load_sources(Path(temporary), REGISTRY).boards
+        except ConfigError as exc:
+            raise ValueError(f"the edited file would not read back ({exc.message})") from None
         if (listed(boards, board) is not None) != listing:
             raise ValueError("the edited file does not list the new board" if listing
                              else "the edited file still lists the board")
+        if before is not None and (tuple(boards[:len(before)]) != before
+                                   or len(boards) != len(before) + 1):
+            raise ValueError("the edit would not keep every board the file lists")
         os.replace(temporary, path)
     finally:
         if os.path.exists(temporary):
@@ -154,6 +169,19 @@ def removed(text: str, section: str, index: int) -> str:
     raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
 
 
+@contextmanager
+def locked(path: Path) -> Iterator[None]:
+    """The lock for editing the sources.yaml at `path`: two appends at once each read
+    the file and replace it, and without it the later would drop the earlier's board.
+    flock, so a killed holder frees it."""
+    with open(path.parent / ".sources.yaml.lock", "a+", encoding="utf-8") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
 def listed(boards: Iterable[Board], board: Board) -> Board | None:
     """The board of `boards` that is `board` (same ats, token compared without case)."""
     return next((b for b in boards if b.ats == board.ats
@@ -171,12 +199,16 @@ def read_text(path: Path) -> str:
 
 def add_board(path: Path, board: Board) -> tuple[str, str]:
     """Append `board` to the sources.yaml at `path`: (the text before, the text after).
-    Raises ValueError when the file's `boards` is not a list this can extend."""
-    before = read_text(path)
-    after = appended(before, board_line(board))
-    write_checked(path, after, board)
+    Raises ValueError when the file's `boards` is not a list this can extend, or the
+    edit would not keep every board it lists; ConfigError when it does not read."""
+    target = path.resolve() if path.is_symlink() else path   # a link stays a link
+    with locked(target):
+        before = read_text(target)
+        boards = tuple(load_sources(target, REGISTRY).boards) if before else ()
+        after = appended(before, board_line(board))
+        write_checked(target, after, board, before=boards)
     return before, after
 
 
-__all__ = ["add_board", "appended", "board_line", "listed", "read_text", "removed", "scalar",
-           "write_checked", "write_holding"]
+__all__ = ["add_board", "appended", "board_line", "listed", "locked", "read_text", "removed",
+           "scalar", "write_checked", "write_holding"]

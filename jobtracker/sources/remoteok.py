@@ -73,4 +73,4 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
     return guarded(data, lambda job: _posting(job, board))
 
 
-SOURCE = Source("remoteok", default_url, parse, match_url)
+SOURCE = Source("remoteok", default_url, parse, match_url, aggregator=True)

@@ -58,4 +58,4 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
                    lambda job: _posting(job, board))
 
 
-SOURCE = Source("remotive", default_url, parse, match_url)
+SOURCE = Source("remotive", default_url, parse, match_url, aggregator=True)

@@ -74,4 +74,16 @@ def parse_xml(data: bytes | str) -> ET.Element:
         parser.Parse(data, True)
     except expat.ExpatError as exc:
         raise SourceError(f"malformed XML: {exc}") from None
+    except (LookupError, ValueError, UnicodeError) as exc:
+        # expat asks Python's codecs for an encoding it does not know itself: an unknown
+        # name, a multi-byte or non-text codec (`utf-7`, `rot13`) ends here, as a bad
+        # envelope of that board, not as an exception no one expected.
+        raise SourceError(f"XML in an encoding that cannot be read ({_declared(data)}): "
+                          f"{type(exc).__name__}") from None
     return feeder.builder.close()
+
+
+def _declared(data: bytes | str) -> str:
+    head = data[:300] if isinstance(data, bytes) else data[:300].encode("utf-8", "replace")
+    found = _DECLARED.match(head.lstrip(b"\xef\xbb\xbf"))
+    return found.group(1).decode("ascii", "replace")[:40] if found else "undeclared"

@@ -19,6 +19,7 @@ from urllib.parse import quote, urlsplit, urlunsplit
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     Known,
+    Listing,
     NormalizedPosting,
     Plan,
     Postings,
@@ -32,6 +33,7 @@ from jobtracker.sources.base import (
     mapping,
     object_list,
     page,
+    segment,
     text_field,
     with_details,
 )
@@ -65,9 +67,10 @@ def page_url(url: str, offset: int) -> str:
 
 
 def detail_url(url: str, posting_id: str) -> str:
+    """`{list path}/{id}`, the id one escaped path segment (ValueError for `.`, `..`)."""
     parts = urlsplit(url)
-    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{quote(posting_id)}",
-                                     query=""))
+    return urlunsplit(parts._replace(path=f"{parts.path.rstrip('/')}/{segment(posting_id)}",
+                                     query="", fragment=""))
 
 
 def _location(place: dict[str, Any]) -> str:
@@ -87,7 +90,8 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
         company=board.company,
         location=_location(place),
         remote=True if remote is True else None,
-        url=f"https://jobs.smartrecruiters.com/{quote(board.token, safe='')}/{posting_id}",
+        url=f"https://jobs.smartrecruiters.com/{quote(board.token, safe='')}/"
+            f"{quote(posting_id, safe='')}",
         department=text_field(mapping(job.get("department")).get("label")),
         posted_at=iso_time(job.get("releasedDate")),
     )
@@ -112,18 +116,17 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
 
 
 def plan(board: Board, url: str, known: Known) -> Plan:
-    jobs: list[Any] = []
+    listing = Listing(lambda job: _posting(job, board),
+                      lambda _job, posting: Request(detail_url(url, posting.external_id),
+                                                    optional=True))
     for _ in range(MAX_PAGES):
-        page = load_json((yield Request(page_url(url, len(jobs)))).body)
-        content = object_list(page, "content", "a SmartRecruiters")
-        jobs += content
-        total = page.get("totalFound")
-        if not content or not isinstance(total, int) or len(jobs) >= total:
+        answer = load_json((yield Request(page_url(url, listing.seen))).body)
+        listed = listing.add(object_list(answer, "content", "a SmartRecruiters"))
+        total = answer.get("totalFound")
+        del answer                # the page is read; only its postings are kept
+        if not listed or not isinstance(total, int) or listing.seen >= total:
             break
-    return (yield from with_details(
-        jobs, lambda job: _posting(job, board),
-        lambda _job, posting: Request(detail_url(url, posting.external_id), optional=True),
-        _enrich, known, MAX_DETAILS))
+    return (yield from with_details(listing, _enrich, known, MAX_DETAILS))
 
 
 SOURCE = Source("smartrecruiters", default_url, parse, match_url, plan, pages=(

@@ -21,6 +21,7 @@ from urllib.parse import quote
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     Known,
+    Listing,
     NormalizedPosting,
     Plan,
     Postings,
@@ -34,6 +35,7 @@ from jobtracker.sources.base import (
     mapping,
     object_list,
     page,
+    segment,
     text_field,
     with_details,
 )
@@ -53,9 +55,9 @@ def default_url(token: str) -> str:
 def detail_url(board: Board, list_url: str, shortcode: str) -> str:
     """The per-job address: the public v2 one, or `{url}/{shortcode}` under a `url` override."""
     if board.url:
-        return f"{list_url.rstrip('/')}/{quote(shortcode, safe='')}"
+        return f"{list_url.rstrip('/')}/{segment(shortcode)}"
     return (f"https://apply.workable.com/api/v2/accounts/{quote(board.token, safe='')}"
-            f"/jobs/{quote(shortcode, safe='')}")
+            f"/jobs/{segment(shortcode)}")
 
 
 def match_url(url: str) -> tuple[str, str] | None:
@@ -110,20 +112,19 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
 
 
 def plan(board: Board, url: str, known: Known) -> Plan:
-    jobs: list[Any] = []
+    listing = Listing(lambda job: _posting(job, board),
+                      lambda _job, posting: Request(detail_url(board, url, posting.external_id),
+                                                    optional=True))
     body: dict[str, Any] = {}
     for _ in range(MAX_PAGES):
-        page = load_json((yield Request(url, "POST", body)).body)
-        jobs += object_list(page, "results", "a Workable")
-        token = page.get("nextPage")
-        if not isinstance(token, str) or not token:
+        answer = load_json((yield Request(url, "POST", body)).body)
+        listing.add(object_list(answer, "results", "a Workable"))
+        token = answer.get("nextPage")
+        del answer                # the page is read; only its postings are kept
+        if not isinstance(token, str) or not token or len(token) > 2000:
             break
         body = {"token": token}
-    return (yield from with_details(
-        jobs, lambda job: _posting(job, board),
-        lambda _job, posting: Request(detail_url(board, url, posting.external_id),
-                                      optional=True),
-        _enrich, known, MAX_DETAILS))
+    return (yield from with_details(listing, _enrich, known, MAX_DETAILS))
 
 
 SOURCE = Source("workable", default_url, parse, match_url, plan,

@@ -17,12 +17,13 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import unquote, urlsplit
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
     BoardRef,
     Known,
+    Listing,
     NormalizedPosting,
     Plan,
     Postings,
@@ -35,6 +36,7 @@ from jobtracker.sources.base import (
     mapping,
     object_list,
     page,
+    segment,
     text_field,
 )
 from jobtracker.sources.base import with_details as _with_details
@@ -122,22 +124,27 @@ def parse(payload: bytes | str | Any, board: Board) -> Postings:
                    lambda job: _posting(job, board, url))
 
 
+def detail_path(path: str) -> str:
+    """`externalPath` as a path below the site: each segment escaped, no `.` or `..`
+    (ValueError), so a listing cannot point a detail request elsewhere on the host."""
+    return "".join("/" + segment(unquote(part)) for part in path.strip("/").split("/"))
+
+
 def plan(board: Board, url: str, known: Known) -> Plan:
-    jobs: list[Any] = []
+    base = _base(url)
+    listing = Listing(lambda job: _posting(job, board, url),
+                      lambda job, _posting_: Request(base + detail_path(job["externalPath"]),
+                                                     optional=True))
     total = 0
     for page_number in range(MAX_PAGES):
-        page = load_json((yield Request(url, "POST", _search(len(jobs)))).body)
-        postings = object_list(page, "jobPostings", "a Workday")
+        answer = load_json((yield Request(url, "POST", _search(listing.seen))).body)
+        listed = listing.add(object_list(answer, "jobPostings", "a Workday"))
         if page_number == 0:      # later pages report a total of 0
-            total = page.get("total") if isinstance(page.get("total"), int) else 0
-        jobs += postings
-        if not postings or len(jobs) >= total:
+            total = answer.get("total") if isinstance(answer.get("total"), int) else 0
+        del answer                # the page is read; only its postings are kept
+        if not listed or listing.seen >= total:
             break
-    base = _base(url)
-    return (yield from _with_details(
-        jobs, lambda job: _posting(job, board, url),
-        lambda job, _posting_: Request(base + job["externalPath"], optional=True),
-        _enrich, known, MAX_DETAILS))
+    return (yield from _with_details(listing, _enrich, known, MAX_DETAILS))
 
 
 def _board_of(found: re.Match[str], url: str) -> BoardRef:

@@ -91,7 +91,37 @@ def explain(path: Path, exc: BaseException) -> StoreError | None:
     if said.startswith(("no such table", "no such column")):
         return StoreError(f"{path}: the database lacks part of its schema (SQLite: {said}); "
                           f"{_MOVE_ASIDE}")
+    if code.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")) or "database is locked" in said:
+        return StoreError(f"{path}: the database is busy: another process has held its "
+                          f"write lock for more than {BUSY_TIMEOUT_MS // 1000:g} s "
+                          f"({holders(path)}); this command changed nothing. Try again "
+                          "when that process ends")
     return None
+
+
+def holders(path: Path, limit: int = 3) -> str:
+    """Which other processes have the database open (from /proc: pid and command line),
+    to say who holds a lock SQLite itself does not name; a plain phrase elsewhere."""
+    wanted = {str(path.resolve()), f"{path.resolve()}-wal"}
+    found: list[str] = []
+    try:
+        pids = [entry for entry in os.listdir("/proc") if entry.isdigit()]
+    except OSError:
+        return "which one cannot be seen here"
+    for pid in pids:
+        if int(pid) == os.getpid() or len(found) >= limit:
+            continue
+        try:
+            opened = {os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")}
+            if not opened & wanted:
+                continue
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                words = handle.read(600).split(b"\0")
+        except OSError:            # gone, or not ours to look at
+            continue
+        command = " ".join(" ".join(w.decode("utf-8", "replace") for w in words).split())[:120]
+        found.append(f"pid {pid}: {command}" if command else f"pid {pid}")
+    return "; ".join(found) if found else "no other process is seen with it open"
 
 
 @lru_cache(maxsize=1)
@@ -290,7 +320,13 @@ async def write(conn: aiosqlite.Connection) -> AsyncIterator[aiosqlite.Connectio
     SQLite rolls back by itself on some errors (a full disk, an I/O error); a ROLLBACK
     after that fails with "no transaction is active" and would hide the real error,
     so the rollback's own failure is ignored and the original error raised."""
-    await conn.execute("BEGIN IMMEDIATE")
+    try:
+        await conn.execute("BEGIN IMMEDIATE")
+    except sqlite3.OperationalError as exc:    # busy past the timeout: say who holds it
+        error = explain(await _file_of(conn), exc)
+        if error is None:
+            raise
+        raise error from None
     try:
         yield conn
         await conn.execute("COMMIT")

@@ -38,10 +38,13 @@ def rate(part: int, whole: int) -> float | None:
     return round(part / whole, 4) if whole else None
 
 
-def _days(start: str, end: str) -> float:
+def _days(start: str, end: str) -> float | None:
     moment = datetime.fromisoformat
-    return (moment(end.replace("Z", "+00:00")) -
-            moment(start.replace("Z", "+00:00"))).total_seconds() / 86400
+    try:
+        return (moment(end.replace("Z", "+00:00")) -
+                moment(start.replace("Z", "+00:00"))).total_seconds() / 86400
+    except (ValueError, TypeError):   # a stamp that is no time: that wait is not counted
+        return None
 
 
 def group(rows: list[Row]) -> dict[str, Any]:
@@ -63,8 +66,9 @@ def _by(rows: Iterable[Row], key: Callable[[Row], str | None], name: str
 
 def summarize(rows: list[Row]) -> dict[str, Any]:
     """The funnel of `rows` as a JSON-safe object."""
-    waits = [_days(r.applied_at, r.first_reply_at) for r in rows
-             if r.applied_at and r.first_reply_at and r.first_reply_at >= r.applied_at]
+    waits = [wait for r in rows
+             if r.applied_at and r.first_reply_at and r.first_reply_at >= r.applied_at
+             and (wait := _days(r.applied_at, r.first_reply_at)) is not None]
     median = statistics.median(waits) if waits else None
     return {
         **group(rows),

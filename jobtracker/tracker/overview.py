@@ -107,8 +107,12 @@ class Row:
 
 
 def day(stamp: str | None) -> date | None:
-    """The UTC calendar day of a stored time (or of a `YYYY-MM-DD` date)."""
-    return _day(stamp[:10]) if stamp else None
+    """The UTC calendar day of a stored time (or of a `YYYY-MM-DD` date); None for a
+    stamp that is no date (a row written before dates from outside were checked)."""
+    try:
+        return _day(stamp[:10]) if stamp else None
+    except ValueError:
+        return None
 
 
 @lru_cache(maxsize=4096)   # thousands of rows share a few hundred days
@@ -121,7 +125,12 @@ def followup_due(status: str, activity: str | None, followup: Followup) -> date 
     its status has no follow-up or it never had any activity."""
     days = followup.days.get(status)
     start = day(activity)
-    return start + timedelta(days=days) if days and start else None
+    if not days or not start:
+        return None
+    try:
+        return start + timedelta(days=days)
+    except OverflowError:     # activity near 9999-12-31: no follow-up can fall after it
+        return None
 
 
 def _row(raw: tuple[Any, ...], followup: Followup, today: date) -> Row:

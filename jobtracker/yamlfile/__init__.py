@@ -3,6 +3,9 @@ the field; `edit` changes one value in a file's own text, keeping the rest as wr
 
 from __future__ import annotations
 
+import os
+import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,45 +49,177 @@ class Document:
         return ConfigError(self.path, message, self.line(*field), name.replace(".[", "[") or None)
 
 
-def _record_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int]) -> None:
+# Deeper than this is no configuration of jobtracker's, and PyYAML's composer recurses
+# once per level: `[` x 3000 would be a RecursionError with no line.
+MAX_DEPTH = 64
+
+
+def _record_lines(node: yaml.Node, at: tuple[Any, ...], lines: dict[tuple[Any, ...], int],
+                  path: Path) -> None:
     lines[at] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
+        seen: dict[Any, int] = {}
         for key_node, value_node in node.value:
             key = key_node.value
-            lines[(*at, key)] = key_node.start_mark.line + 1
-            _record_lines(value_node, (*at, key), lines)
-            lines[(*at, key)] = key_node.start_mark.line + 1
+            # The loader keeps the last of two equal keys: the earlier one's whole value
+            # (every board above a second `boards:`) would vanish without a word.
+            name = _key_identity(key_node)
+            line = key_node.start_mark.line + 1
+            if name in seen:
+                raise ConfigError(path, f"duplicate key {_shown(key)} (first on line "
+                                  f"{seen[name]}); a second one would replace the first",
+                                  line)
+            seen[name] = line
+            lines[(*at, key)] = line
+            _record_lines(value_node, (*at, key), lines, path)
+            lines[(*at, key)] = line
     elif isinstance(node, yaml.SequenceNode):
         for index, item in enumerate(node.value):
-            _record_lines(item, (*at, index), lines)
+            _record_lines(item, (*at, index), lines, path)
+
+
+def _key_identity(node: yaml.Node) -> Any:
+    """What a key is once loaded: `"boards"`, `boards` and `? boards` are one key, and a
+    byte-order mark or stray spaces in front of a name do not make it another."""
+    if isinstance(node, yaml.ScalarNode):
+        value = node.value
+        if node.tag == "tag:yaml.org,2002:str":
+            value = value.lstrip("\ufeff").strip()
+        return (node.tag, value)
+    return (node.tag, id(node))
+
+
+def _shown(key: Any) -> str:
+    return repr(key.lstrip("\ufeff")) if isinstance(key, str) else repr(key)
 
 
 def _refuse_aliases(path: Path, text: str) -> None:
     """No file of jobtracker's needs anchors or aliases, and an alias is a bomb: a few
     hundred bytes of nested `*a` expand to gigabytes once anything walks the tree (line
     recording does). So the first `&anchor` or `*alias` is an error, found by the
-    parser's events, before any tree is built."""
+    parser's events, before any tree is built. The same pass bounds the nesting depth
+    (the parser is a state machine, the composer after it recurses)."""
+    depth = 0
     for event in yaml.parse(text, Loader=yaml.SafeLoader):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise ConfigError(path, "YAML anchors and aliases (&name, *name, <<: *name) are "
                               "not accepted; write the value out in full",
                               event.start_mark.line + 1)
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise ConfigError(path, f"invalid YAML: nested more than {MAX_DEPTH} levels "
+                                  "deep", event.start_mark.line + 1)
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
-def _compose_and_construct(text: str) -> tuple[yaml.Node | None, Any]:
-    """One parse gives both the node tree (for lines) and the data."""
+def _compose_and_construct(path: Path, text: str) -> tuple[yaml.Node | None, Any]:
+    """One parse gives both the node tree (for lines) and the data.
+
+    Constructing a value can fail after parsing succeeded (`9` x 5000 is past Python's
+    digit limit, `2024-02-30` is no date, `!!float abc`); the error then names the
+    first value that cannot be built, with its line."""
     loader = yaml.SafeLoader(text)
     try:
         node = loader.get_single_node()
-        return node, loader.construct_document(node) if node is not None else None
+        if node is None:
+            return None, None
+        try:
+            return node, loader.construct_document(node)
+        except yaml.YAMLError:
+            raise
+        except Exception as exc:    # ValueError, OverflowError, AttributeError, ...
+            raise _unbuildable(path, node, exc) from None
     finally:
         loader.dispose()
+
+
+def _unbuildable(path: Path, root: yaml.Node, exc: Exception) -> ConfigError:
+    """The ConfigError for the first scalar under `root` that cannot be constructed."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                yaml.SafeLoader("").construct_object(node)
+            except Exception as failure:
+                return ConfigError(path, f"invalid value {_sample(node.value)}: "
+                                   f"{_reason(failure, node)}", node.start_mark.line + 1)
+        elif isinstance(node, yaml.MappingNode):
+            stack.extend(part for pair in reversed(node.value) for part in reversed(pair))
+        elif isinstance(node, yaml.SequenceNode):
+            stack.extend(reversed(node.value))
+    return ConfigError(path, f"invalid YAML: {_reason(exc)}", root.start_mark.line + 1)
+
+
+def _sample(value: str) -> str:
+    return repr(value if len(value) <= 40 else value[:37] + "...")
+
+
+def _reason(exc: Exception, node: yaml.Node | None = None) -> str:
+    if node is not None and not isinstance(exc, ValueError | OverflowError):
+        return f"not a valid {node.tag.rsplit(':', 1)[-1]}"   # a constructor's own slip
+    text = str(exc).split(";")[0].split("\n")[0].strip()
+    return text[:160] or type(exc).__name__
+
+
+def _refuse_surrogates(doc: Document, data: Any, at: tuple[Any, ...] = ()) -> None:
+    """A lone surrogate (`"\\udcff"`, what a non-UTF-8 byte becomes on a command line)
+    is no character: it cannot be printed, sent or stored, so it is refused here, where
+    the file and line are known, rather than by whatever later tries to encode it."""
+    stack: list[tuple[tuple[Any, ...], Any]] = [(at, data)]
+    while stack:
+        where, value = stack.pop()
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if isinstance(key, str) and _SURROGATE.search(key):
+                    raise doc.error("not valid text (a lone surrogate; was the file "
+                                    "written from a non-UTF-8 argument?)", *where)
+                stack.append(((*where, key), item))
+        elif isinstance(value, list):
+            stack.extend(((*where, index), item) for index, item in enumerate(value))
+        elif isinstance(value, str) and _SURROGATE.search(value):
+            raise doc.error("not valid text (a lone surrogate; was the file written from a "
+                            "non-UTF-8 argument?)", *where)
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+# No workspace file of jobtracker's is near this; a larger one is not read.
+MAX_FILE_BYTES = 16 * 1024 * 1024
+
+
+def _read_file(path: Path) -> bytes:
+    """The bytes of a regular file (a link to one is fine: a dotfiles folder). Opened
+    without blocking and checked with fstat, so a FIFO or a device where a YAML file
+    belongs is a ConfigError at once, never a read that hangs or fills memory."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            raise ConfigError(path, "not a regular file (a FIFO, a device or a folder); "
+                              "replace it with a YAML file")
+        if info.st_size > MAX_FILE_BYTES:
+            raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                              "not read")
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            size += len(chunk)
+            if size > MAX_FILE_BYTES:
+                raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
+                                  "not read")
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def load(path: Path, missing_ok: bool = True) -> Document:
     """Parse `path`. A missing file is an empty document when `missing_ok`."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_file(path).decode("utf-8")
     except FileNotFoundError:
         if missing_ok:
             return Document(path, None, {})
@@ -100,7 +235,7 @@ def parse(path: Path, text: str) -> Document:
     """`text` as the YAML file `path` (errors name it), already read."""
     try:
         _refuse_aliases(path, text)
-        node, data = _compose_and_construct(text)
+        node, data = _compose_and_construct(path, text)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line = mark.line + 1 if mark else None
@@ -108,7 +243,11 @@ def parse(path: Path, text: str) -> Document:
         raise ConfigError(path, f"invalid YAML: {problem}", line) from None
     except yaml.YAMLError as exc:
         raise ConfigError(path, f"invalid YAML: {exc}") from None
+    except RecursionError:    # a structure the depth bound did not foresee
+        raise ConfigError(path, "invalid YAML: nested too deeply") from None
     lines: dict[tuple[Any, ...], int] = {}
     if node is not None:
-        _record_lines(node, (), lines)
-    return Document(path, data, lines)
+        _record_lines(node, (), lines, path)
+    doc = Document(path, data, lines)
+    _refuse_surrogates(doc, data)
+    return doc

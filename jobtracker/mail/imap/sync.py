@@ -7,13 +7,21 @@ transaction, through the same `mail.store_message` as the Maildir: a message in 
 is one row. A dropped connection leaves every batch before it stored; the next sync
 goes on from there. A folder whose UIDVALIDITY changed is read again from UID 1, and
 what was stored already is recognized by Message-ID and content.
+
+The blocking session runs in a daemon thread of its own (`off_loop`), not the event
+loop's default executor: a run stopped by Ctrl-C or SIGTERM cancels the wait at once,
+aborts the exchange, and never waits for that thread at exit (asyncio.run joins the
+default executor's threads, and would wait on a server dripping a byte a second).
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from jobtracker import store
 from jobtracker.config import ImapConfig
@@ -26,6 +34,40 @@ if TYPE_CHECKING:
     import aiosqlite
 
 BATCH = 25      # messages a FETCH asks for: at most 25 x 1 MiB held at once
+T = TypeVar("T")
+
+
+def _settle(future: asyncio.Future[Any], value: Any, failed: bool) -> None:
+    if future.done():      # the waiter was cancelled: nobody wants the outcome
+        return
+    if failed:
+        future.set_exception(value)
+    else:
+        future.set_result(value)
+
+
+async def off_loop(call: Callable[..., T], *args: Any,
+                   abort: Callable[[], None] | None = None) -> T:
+    """`call(*args)` in a daemon thread; cancelling the wait calls `abort` (which ends the
+    call's blocking read) and returns at once, whatever the thread is doing."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def run() -> None:
+        try:
+            outcome, failed = call(*args), False
+        except BaseException as exc:   # handed to the waiter, raised there
+            outcome, failed = exc, True
+        with contextlib.suppress(RuntimeError):     # the loop closed meanwhile
+            loop.call_soon_threadsafe(_settle, future, outcome, failed)
+
+    threading.Thread(target=run, name="jobtracker-imap", daemon=True).start()
+    try:
+        return await future
+    except asyncio.CancelledError:
+        if abort is not None:
+            abort()
+        raise
 
 
 @dataclass(frozen=True)
@@ -70,15 +112,15 @@ async def _store_batch(conn: aiosqlite.Connection, cfg: ImapConfig, folder: str,
 async def _sync_folder(conn: aiosqlite.Connection, session: Session, folder: str,
                        now: str, alert_of: AlertOf | None = None) -> tuple[int, int]:
     cfg = session.cfg
-    uidvalidity = await asyncio.to_thread(session.examine, folder)
+    uidvalidity = await off_loop(session.examine, folder, abort=session.abort)
     last = await _last_uid(conn, cfg.account, folder, uidvalidity)
-    uids = await asyncio.to_thread(session.uids_after, last)
+    uids = await off_loop(session.uids_after, last, abort=session.abort)
     fetched = added = 0
     for start in range(0, len(uids), BATCH):
         batch = uids[start:start + BATCH]
-        items = await asyncio.to_thread(session.fetch, batch)
+        items = await off_loop(session.fetch, batch, abort=session.abort)
         # Parsing is CPU work; off the event loop so a TUI stays responsive.
-        parsed = await asyncio.to_thread(_parse_all, items)
+        parsed = await off_loop(_parse_all, items)
         added += await _store_batch(conn, cfg, folder, uidvalidity, batch[-1], parsed, now,
                                     alert_of)
         fetched += len(items)
@@ -87,8 +129,10 @@ async def _sync_folder(conn: aiosqlite.Connection, session: Session, folder: str
 
 async def open_session(cfg: ImapConfig) -> Session:
     """Logged in, or ImapError saying why not (the password kept only for the login)."""
-    password = await asyncio.to_thread(resolve_password, cfg)
-    return await asyncio.to_thread(Session, cfg, password)
+    password = await off_loop(resolve_password, cfg)
+    session = Session(cfg)
+    await off_loop(session.open, password, abort=session.abort)
+    return session
 
 
 async def sync_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str,
@@ -102,8 +146,11 @@ async def sync_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str,
         for folder in cfg.folders:
             got, new = await _sync_folder(conn, session, folder, now, alert_of)
             fetched, added = fetched + got, added + new
+    except asyncio.CancelledError:
+        session.abort()       # stopped (Ctrl-C, SIGTERM, a deadline): no goodbye to wait for
+        raise
     finally:
-        await asyncio.to_thread(session.close)
+        await off_loop(session.close)
     async with store.write(conn):
         # Postings fetched since an unread message was linked may name it now.
         relinked = await (await Linker.load(conn)).relink_unread(conn)
