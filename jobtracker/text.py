@@ -65,11 +65,19 @@ def _clean(text: str | None, keep: str) -> str:
     )
 
 
+# http(s), then a host of letters, digits, dots and hyphens (no user-info), an optional
+# port, then the path, query or fragment or the end: urlsplit would find a scheme and a
+# host in every string this matches, so `web_url` may skip it (`matches` reads 100,000).
+_PLAIN_WEB_URL = re.compile(r"(?i)https?://[a-z0-9.-]+(?::[0-9]*)?(?:[/?#]|$)")
+
+
 def web_url(url: str | None) -> str:
     """`url` when it is an http(s) address with a host, else "": a posting's page from
     outside (`javascript:`, `file:`, `data:`) is never stored, shown, copied or written
     into a packet as the place to apply."""
     text = (url or "").strip()
+    if _PLAIN_WEB_URL.match(text):
+        return text       # the common shape, decided without urlsplit (~15 µs a row)
     try:
         parts = urlsplit(text)
     except ValueError:

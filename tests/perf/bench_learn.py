@@ -108,7 +108,8 @@ def time_matches(module: object, ws: Workspace) -> float:
     profile = ws.profile()
     start = time.perf_counter()
     found = asyncio.run(module.load_matches(ws.db, profile))   # type: ignore[attr-defined]
-    json.dumps([m.to_json() for m in found], indent=2)
+    # What every --json prints (jobtracker/cli/base.py: print_json).
+    json.dumps([m.to_json() for m in found], ensure_ascii=False, check_circular=False)
     return time.perf_counter() - start
 
 

@@ -153,3 +153,30 @@ def test_tags_laid_out_by_one_split_as_one_substitution_would() -> None:
         layout = _Layout()
         by_substitution = _TAG.sub(lambda match, layout=layout: layout(match[1]), text)
         assert _layout(text) == by_substitution, repr(text)
+
+
+def _web_url_by_urlsplit(url: str | None) -> str:
+    """web_url's rule written the slow way, for the fast path to be checked against."""
+    from urllib.parse import urlsplit
+
+    text = (url or "").strip()
+    try:
+        parts = urlsplit(text)
+    except ValueError:
+        return ""
+    return text if parts.scheme.lower() in ("http", "https") and parts.hostname else ""
+
+
+def test_web_url_s_fast_path_decides_as_urlsplit_does() -> None:
+    import random
+
+    from jobtracker.text import web_url
+
+    pieces = ["http", "https", "HTTPS", "javascript", "file", ":", "//", "/", "a", "b.c", "-",
+              ".", "@", "user:pw@", ":80", ":x", "?q=1", "#f", " ", "[::1]", "%41", "_", ""]
+    rng = random.Random(7)
+    cases = ["https://boards.greenhouse.io/acme/jobs/1", "http://a", "https://a:8080",
+             "https://a.b?x", "HTTP://A.B#c", "https://", "http:///x", "javascript:alert(1)",
+             " https://x.example/ ", "https://user@x.example/", "https://x.example:99999/"]
+    cases += ["".join(rng.choice(pieces) for _ in range(rng.randint(1, 7))) for _ in range(5000)]
+    assert [web_url(c) for c in cases] == [_web_url_by_urlsplit(c) for c in cases]
