@@ -26,7 +26,7 @@ from jobtracker.config import Followup, Profile
 from jobtracker.learning import dismissals
 from jobtracker.prepare.answers import load_answers
 from jobtracker.proposals import Decision, Line, Proposal
-from jobtracker.ranking.matches import Match, load_matches
+from jobtracker.ranking.matches import Listed, Match, load_filtered, load_matches, load_unjudged
 from jobtracker.runner import Setup, TaskState
 from jobtracker.store import StoreError
 from jobtracker.tracker import store as tracked
@@ -294,3 +294,14 @@ async def dismiss(db: Path, posting_id: int, reason: str, note: str) -> None:
 async def undismiss(db: Path, posting_id: int) -> bool:
     async with store.connect(db) as conn, store.write(conn):
         return await dismissals.undismiss(conn, posting_id, now_iso())
+
+
+async def filtered(db: Path, profile: Profile) -> list[Listed]:
+    """The postings profile.yaml's filters keep from the model, each with its rules
+    (`jobtracker matches --filtered`'s own query)."""
+    return await load_filtered(db, profile)
+
+
+async def unjudged(db: Path, profile: Profile) -> list[Listed]:
+    """The matches the judge has not answered yet, best pre-rank first."""
+    return await load_unjudged(db, profile)

@@ -26,6 +26,7 @@ from jobtracker.config import Sources
 from jobtracker.lease import Lease, LeaseHeld
 from jobtracker.postings.alerts import AlertResult, AlertSettings
 from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
+from jobtracker.ranking import prerank
 from jobtracker.runner import Setup
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
@@ -86,9 +87,10 @@ class Fetcher:
         # Under the run's lease: a run started elsewhere (a timer) waits its turn, and
         # this fetch is refused while one holds the workspace.
         with Lease(setup.ws.lock):
-            return await fetch_workspace(setup.ws.db, sources, on_board_done=board_done,
-                                         deadline=setup.config.fetch_deadline,
-                                         alert_mail=AlertSettings.of(setup.config))
+            return await fetch_workspace(
+                setup.ws.db, sources, on_board_done=board_done,
+                deadline=setup.config.fetch_deadline, alert_mail=AlertSettings.of(setup.config),
+                prerank_query=prerank.workspace_query(setup.ws.home, setup.profile))
 
     def worker_changed(self, event: Worker.StateChanged) -> None:
         """Handled by the app, where the worker was started: the end in one line."""

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
+from jobtracker.yamlfile import ConfigError
 
 if TYPE_CHECKING:
     from jobtracker.postings.fetch import BoardResult
@@ -83,6 +84,7 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
         fetch_workspace,
         select_targets,
     )
+    from jobtracker.ranking import prerank
 
     path = ws / "sources.yaml"
     sources = ws.sources()
@@ -105,10 +107,14 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
     if args.source and len(targets) > 1:
         print(f"--source {_ascii(args.source)} matches {len(targets)} sources (their token or "
               f"company): {', '.join(_ascii(t.name) for t in targets)}", flush=True)
+    try:
+        query = prerank.workspace_query(ws.home, ws.profile())
+    except ConfigError:   # the run that judges says what is wrong with profile.yaml
+        query = None
     results = asyncio.run(fetch_workspace(ws.db, sources, only=args.source,
                                           on_board_done=_Progress(len(targets)),
                                           deadline=config.fetch_deadline,
-                                          alert_mail=alert_mail))
+                                          alert_mail=alert_mail, prerank_query=query))
     print()
     print(summary_table(results))
     return EXIT_OK if any(r.ok for r in results) else EXIT_ALL_FAILED

@@ -22,7 +22,7 @@ from jobtracker.clock import now_iso
 from jobtracker.config import STATUSES
 from jobtracker.learning import dismissals
 from jobtracker.learning.dismissals import REASONS
-from jobtracker.ranking.matches import Match, load_matches
+from jobtracker.ranking.matches import Listed, Match, load_filtered, load_matches
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 
@@ -38,6 +38,9 @@ def _configure_matches(parser: argparse.ArgumentParser) -> None:
                         help="print a JSON array of objects instead of a table")
     parser.add_argument("--dismissed", action="store_true",
                         help="the matches you dismissed, with the reason")
+    parser.add_argument("--filtered", action="store_true",
+                        help="list instead the postings profile.yaml's filters keep from "
+                             "the model, each with the rule that catches it")
     actions = parser.add_subparsers(dest="action", metavar="ACTION")
     dismiss = actions.add_parser("dismiss", help="not for me: take matches out of the list")
     dismiss.add_argument("postings", type=record_id, nargs="+", metavar="POSTING")
@@ -81,10 +84,26 @@ def format_table(matches: list[Match]) -> str:
     return "\n".join(lines)
 
 
+def format_filtered(found: list[Listed]) -> str:
+    """`--filtered` as a table: pre-rank, company, title, the rules and why, the URL."""
+    lines = []
+    for posting in found:
+        prerank = "-" if posting.prerank is None else f"{posting.prerank:.2f}"
+        why = "; ".join(f"{c.rule}: {c.reason}" for c in posting.filtered_by)
+        lines.append(f"{posting.id:>7}  {prerank:>7}  "
+                     f"{_cell(posting.company, WIDTHS['company']):<24}  "
+                     f"{_cell(posting.title, WIDTHS['title']):<44}  {_cell(why, 60)}  "
+                     f"{_cell(posting.url)}")
+    return "\n".join([f"{'id':>7}  {'prerank':>7}  {'company':<24}  {'title':<44}  "
+                      "filtered by  url", *lines])
+
+
 @command("matches", "scored postings, best first; dismiss, undismiss", _configure_matches)
 def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     if args.action in ("dismiss", "undismiss"):
         return asyncio.run(_decide(args, ws))
+    if args.filtered:
+        return _filtered(args, ws)
     found = asyncio.run(load_matches(ws.db, ws.profile(), args.top, dismissed=args.dismissed,
                                      undescribed=not args.dismissed))
     if args.json:
@@ -118,6 +137,20 @@ async def _decide(args: argparse.Namespace, ws: Workspace) -> int:
     for item in done:
         what = "already dismissed" if item.already else f"dismissed ({args.reason})"
         print(f"posting {item.posting_id} ({item.label}): {what}")
+    return EXIT_OK
+
+
+def _filtered(args: argparse.Namespace, ws: Workspace) -> int:
+    profile = ws.profile()
+    listed = asyncio.run(load_filtered(ws.db, profile, top=args.top))
+    if args.json:
+        print_json([posting.to_json() for posting in listed])
+    elif listed:
+        print(format_filtered(listed))
+    elif not profile.filters.active:
+        print("no filters in profile.yaml; `filters:` there keeps postings from the model")
+    else:
+        print("no posting is filtered")
     return EXIT_OK
 
 

@@ -15,8 +15,9 @@ from importlib.abc import Traversable
 from pathlib import Path
 
 from jobtracker import store
-from jobtracker.config import Sources, load_sources
+from jobtracker.config import Sources, load_profile, load_sources
 from jobtracker.postings.fetch import BoardResult, fetch_all, make_client
+from jobtracker.ranking import prerank
 from jobtracker.sources import REGISTRY
 
 from .httpserver import StaticServer
@@ -95,6 +96,11 @@ async def load_postings(db: Path) -> list[BoardResult]:
         # trust_env=False: a proxy from the environment must not see loopback requests.
         async with store.connect(db) as conn, make_client(trust_env=False) as client:
             results = await fetch_all(conn, local, client)
+            # As a fetch leaves them: pre-ranked for the workspace's profile, so the
+            # demo's matches and queue show the order the judge asks in.
+            home = db.parent
+            await prerank.refresh(conn, prerank.workspace_query(
+                home, load_profile(home / "profile.yaml")))
     failed = [f"{r.name}: {r.error}" for r in results if not r.ok]
     if failed:
         raise DemoDataError("the demo data did not load: " + "; ".join(failed))

@@ -38,6 +38,7 @@ from jobtracker.postings.download import (
 )
 from jobtracker.postings.results import BoardResult
 from jobtracker.postings.upsert import apply_board, apply_feed, ensure_board
+from jobtracker.ranking import prerank
 from jobtracker.sources import REGISTRY, NormalizedPosting, parse_feed
 from jobtracker.sources.base import Known, Plan, single_get
 from jobtracker.text import one_line
@@ -308,12 +309,19 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
 async def fetch_workspace(db: Path, sources: Sources, *, only: str | None = None,
                           on_board_done: Callable[[BoardResult], None] | None = None,
                           deadline: float = DEADLINE,
-                          alert_mail: AlertSettings | None = None) -> list[BoardResult]:
-    """`fetch_all` with its own connection to `db` and its own HTTP client."""
+                          alert_mail: AlertSettings | None = None,
+                          prerank_query: prerank.Query | None = None) -> list[BoardResult]:
+    """`fetch_all` with its own connection to `db` and its own HTTP client; then, with
+    `prerank_query`, the new postings' pre-rank (jobtracker/ranking/prerank.py), so a
+    fetch leaves them ready to be judged in order."""
     select_targets(sources, only)     # a bad name fails before anything is opened
     async with store.connect(db) as conn, make_client() as client:
-        return await fetch_all(conn, sources, client, only=only, on_board_done=on_board_done,
-                               deadline=deadline, alert_mail=alert_mail)
+        results = await fetch_all(conn, sources, client, only=only,
+                                  on_board_done=on_board_done, deadline=deadline,
+                                  alert_mail=alert_mail)
+        if prerank_query is not None:
+            await prerank.refresh(conn, prerank_query)
+        return results
 
 
 __all__ = ["ALERTS", "CONCURRENCY", "DEADLINE", "TIMEOUT", "USER_AGENT", "AlertSettings",

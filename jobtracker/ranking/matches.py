@@ -17,8 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from jobtracker import store
+from jobtracker.clock import now_iso
 from jobtracker.config import Profile
-from jobtracker.ranking import matching
+from jobtracker.ranking import filters, matching
 from jobtracker.text import one_line, web_url
 
 
@@ -43,6 +44,7 @@ class Match:
     why: dict[str, float] = field(default_factory=dict)   # the score's parts, adding up to it
     dismissed: str | None = None  # the reason, when the user dismissed it (`--dismissed`)
     described: bool = True     # False: only a job alert's card, no description to judge yet
+    prerank: float | None = None  # the pre-rank (jobtracker/ranking/prerank.py); None: not read
 
     @property
     def label(self) -> str:
@@ -79,26 +81,30 @@ def why(parts: dict[str, dict[str, Any]]) -> dict[str, float]:
 
 
 async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
-                       dismissed: bool = False, undescribed: bool = False) -> list[Match]:
+                       dismissed: bool = False, undescribed: bool = False,
+                       now: str | None = None) -> list[Match]:
     """Open, scored matches, best first (score, then posting id); with `dismissed`, the
     ones the user dismissed instead (they are left out otherwise); with `undescribed`,
     then the job alerts' cards that have no description to judge yet (`described`
-    false, no score or verdict), newest first.
+    false, no score or verdict), newest first. None that a filter catches (`now`
+    dates `filters.max_age_days`: the clock's time when not given).
 
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
     """
-    where, params = matching.match_where(profile)
+    where, params = matching.match_where(profile, now)
     sql = (
         "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
         "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
         "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed "
+        "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
+        "pr.score AS prerank "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
         "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+        "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
         f"WHERE {where} AND d.id IS {'NOT ' if dismissed else ''}NULL "
         "ORDER BY s.score DESC, p.id")
     params = [profile.prose_hash, *params]
@@ -108,7 +114,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
         members = await _open_members(conn)
-        waiting = await _undescribed(conn, profile) if undescribed else []
+        waiting = await _undescribed(conn, profile, now) if undescribed else []
     out = []
     for row in rows:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
@@ -118,7 +124,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
             title=row["title"], location=row["location"], url=url, status=row["status"],
             stale=bool(row["stale"]), parts=parts,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
-            reposted=reposted, why=why(parts), dismissed=row["dismissed"]))
+            reposted=reposted, why=why(parts), dismissed=row["dismissed"],
+            prerank=row["prerank"]))
     for row in waiting:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
         out.append(Match(
@@ -130,10 +137,10 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     return out
 
 
-async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
+async def _undescribed(conn: Any, profile: Profile, now: str | None) -> list[Any]:
     """Job alerts' cards still without a description: open, a candidate, a level that is
     wanted or not known (the level task needs a text to read one), never judged."""
-    where, params = matching.candidate_where(profile)
+    where, params = matching.candidate_where(profile, now)
     levels = ", ".join("?" for _ in profile.levels)
     level = f"p.title_level IN ({levels}, 'UNCERTAIN')" if profile.levels else "0"
     return await conn.execute_fetchall(
@@ -146,6 +153,100 @@ async def _undescribed(conn: Any, profile: Profile) -> list[Any]:
         "AND NOT EXISTS (SELECT 1 FROM rankings AS r WHERE r.posting_id = p.id) "
         "ORDER BY COALESCE(p.posted_at, p.first_seen) DESC, p.id DESC",
         [*params, *profile.levels])
+
+
+# --- postings a filter keeps out, and postings not judged yet -------------------------
+
+@dataclass(frozen=True)
+class Listed:
+    """A posting that is not a scored match: one a filter catches (`filtered_by` names
+    each rule and why), or one the judge has not answered yet. The fields, in this
+    order, are the `matches --filtered --json` object."""
+
+    id: int
+    company: str | None
+    title: str | None
+    location: str | None
+    url: str | None
+    prerank: float | None
+    verdict: str | None           # a verdict given before a filter caught it, kept
+    first_seen: str | None
+    filtered_by: list[filters.Caught] = field(default_factory=list)
+
+    @property
+    def label(self) -> str:
+        company, title = one_line(self.company or ""), one_line(self.title or "")
+        return f"{company} - {title}" if company else title
+
+    def to_json(self) -> dict[str, Any]:
+        out = {name: getattr(self, name) for name in _LISTED_FIELDS}
+        out["filtered_by"] = [caught.to_json() for caught in self.filtered_by]
+        return out
+
+
+_LISTED_FIELDS = tuple(f.name for f in fields(Listed))
+
+_LISTED_COLUMNS = (
+    "p.id, p.company, p.title, p.location, p.url, p.remote, p.first_seen, p.salary_min, "
+    "p.salary_max, p.salary_currency, pr.score AS prerank, "
+    "pr.refuses_sponsorship AS refusal, r.verdict")
+
+
+async def load_filtered(db: Path, profile: Profile, now: str | None = None,
+                        top: int | None = None) -> list[Listed]:
+    """The postings that would be matches (or could be: a level not read yet) but for
+    a filter, best pre-rank first, each with every rule that catches it."""
+    moment = now or now_iso()
+    where, params = matching.filtered_where(profile, moment)
+    sql = (f"SELECT {_LISTED_COLUMNS} FROM {matching.FROM_POSTINGS} "
+           "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
+           "LEFT JOIN rankings AS r ON r.posting_id = p.id "
+           f"WHERE {where} ORDER BY COALESCE(pr.score, 0) DESC, p.id")
+    if top is not None:
+        sql += " LIMIT ?"
+        params = [*params, top]
+    async with store.connect(db) as conn:
+        rows = await conn.execute_fetchall(sql, params)
+    catcher = filters.Catcher(profile.filters, moment)
+    return [_listed(row, catcher.caught(row)) for row in rows]
+
+
+async def load_unjudged(db: Path, profile: Profile, now: str | None = None,
+                        top: int | None = None) -> list[Listed]:
+    """Open matches the judge has not answered yet, best pre-rank first: the order the
+    judge will ask in (its other tie-breaks aside)."""
+    where, params = matching.match_where(profile, now)
+    sql = (f"SELECT {_LISTED_COLUMNS} FROM {matching.FROM_POSTINGS} "
+           "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
+           "LEFT JOIN rankings AS r ON r.posting_id = p.id "
+           f"WHERE {where} AND r.posting_id IS NULL "
+           "ORDER BY COALESCE(pr.score, 0) DESC, COALESCE(p.posted_at, p.first_seen) DESC, p.id")
+    if top is not None:
+        sql += " LIMIT ?"
+        params = [*params, top]
+    async with store.connect(db) as conn:
+        rows = await conn.execute_fetchall(sql, params)
+    return [_listed(row, []) for row in rows]
+
+
+def _listed(row: Any, caught: list[filters.Caught]) -> Listed:
+    return Listed(id=row["id"], company=row["company"], title=row["title"],
+                  location=row["location"], url=row["url"], prerank=row["prerank"],
+                  verdict=row["verdict"], first_seen=row["first_seen"], filtered_by=caught)
+
+
+async def filtered_counts(conn: Any, profile: Profile, now: str) -> dict[str, int]:
+    """How many postings each filter rule catches (a posting two rules catch counts
+    under both), and under `total` how many are filtered; empty with no filter set."""
+    if not profile.filters.active:
+        return {}
+    where, params = matching.filtered_where(profile, now)
+    items, item_params = filters.counts_select(profile.filters, now)
+    row = await (await conn.execute(
+        f"SELECT COUNT(*) AS total, {items} FROM {matching.FROM_POSTINGS} WHERE {where}",
+        [*item_params, *params])).fetchone()
+    names = ["total", *filters.rule_sql(profile.filters, now)]
+    return {name: int(row[name] or 0) for name in names}
 
 
 async def _open_members(conn: Any) -> dict[int, list[Any]]:

@@ -3,10 +3,12 @@
 A posting is a match when it stands for an open job (`job_open`: it leads its
 group of same-job postings, and it or a member is open; see jobtracker/postings/groups.py),
 its location passes `profile.locations`, its title holds no `profile.exclude`
-word, and its effective level — the title's, else the level task's reading — is
-in `profile.levels`. A *candidate* passes every
-test but the level: the level task reads only candidates, because nothing it could
-learn would make any other posting a match.
+word, no rule of `profile.filters` catches it (jobtracker/ranking/filters.py), and
+its effective level — the title's, else the level task's reading — is in
+`profile.levels`. A *candidate* passes every test but the level: the level task
+reads only candidates, because nothing it could learn would make any other posting
+a match. A *filtered* posting passes every test but a filter (an UNCERTAIN level
+counts as passing until the level task reads otherwise): `filtered_where`.
 
 The SQL fragments refer to `p` (postings) and `lr` (level_readings, LEFT JOINed on
 `lr.posting_id = p.id`); use `FROM_POSTINGS` for that.
@@ -16,7 +18,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from jobtracker.clock import now_iso
 from jobtracker.config import Profile
+from jobtracker.ranking import filters
 
 FROM_POSTINGS = "postings AS p LEFT JOIN level_readings AS lr ON lr.posting_id = p.id"
 
@@ -25,11 +29,22 @@ def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
 
-def candidate_where(profile: Profile) -> tuple[str, list[Any]]:
-    """SQL condition (and its parameters): open, location passes, no excluded title word.
+def candidate_where(profile: Profile, now: str | None = None) -> tuple[str, list[Any]]:
+    """SQL condition (and its parameters): open, location passes, no excluded title word,
+    no filter catches it (`now`, ISO 8601, dates `filters.max_age_days`; the clock's
+    time when not given).
 
     "Open" is the job's: a group's members other than its leader never pass, and a
     leader passes while it or a member is open (a reposted job keeps its leader)."""
+    where, params = _in_scope_where(profile)
+    if profile.filters.active:
+        passes, passes_params = filters.passes_where(profile.filters, now or now_iso())
+        where, params = f"{where} AND {passes}", [*params, *passes_params]
+    return where, params
+
+
+def _in_scope_where(profile: Profile) -> tuple[str, list[Any]]:
+    """A candidate's tests but the filters'."""
     clauses, params = ["p.job_open = 1"], []
     if profile.locations:
         options = []
@@ -52,9 +67,9 @@ def candidate_where(profile: Profile) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
-def match_where(profile: Profile) -> tuple[str, list[Any]]:
+def match_where(profile: Profile, now: str | None = None) -> tuple[str, list[Any]]:
     """SQL condition (and its parameters) for a match: a candidate at a wanted level."""
-    where, params = candidate_where(profile)
+    where, params = _in_scope_where(profile)
     if not profile.levels:
         return where + " AND 0", params
     marks = ", ".join("?" for _ in profile.levels)
@@ -62,7 +77,28 @@ def match_where(profile: Profile) -> tuple[str, list[Any]]:
     # the postings_queue index (a CASE expression would hide the column from it).
     level = (f"p.title_level IN ({marks}, 'UNCERTAIN') AND "
              f"(p.title_level != 'UNCERTAIN' OR lr.level IN ({marks}))")
-    return f"{where} AND {level}", [*params, *profile.levels, *profile.levels]
+    where, params = f"{where} AND {level}", [*params, *profile.levels, *profile.levels]
+    if profile.filters.active:
+        # Last: SQLite tests the terms in order, and the filters (a company list, a
+        # salary per currency) cost most per posting.
+        passes, passes_params = filters.passes_where(profile.filters, now or now_iso())
+        where, params = f"{where} AND {passes}", [*params, *passes_params]
+    return where, params
+
+
+def filtered_where(profile: Profile, now: str) -> tuple[str, list[Any]]:
+    """SQL condition for a filtered posting: in scope and at a wanted level (an
+    UNCERTAIN title not yet read counts: it could be a match), and caught by a filter.
+    Always false when no filter is set."""
+    if not profile.filters.active or not profile.levels:
+        return "0", []
+    where, params = _in_scope_where(profile)
+    marks = ", ".join("?" for _ in profile.levels)
+    level = (f"p.title_level IN ({marks}, 'UNCERTAIN') AND (p.title_level != 'UNCERTAIN' "
+             f"OR lr.level IS NULL OR lr.level = 'unclear' OR lr.level IN ({marks}))")
+    caught, caught_params = filters.caught_where(profile.filters, now)
+    return (f"{where} AND {level} AND {caught}",
+            [*params, *profile.levels, *profile.levels, *caught_params])
 
 
 _PUNCTUATION = "-/,.()[]:;!?&|+\"'"

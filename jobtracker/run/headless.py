@@ -30,9 +30,12 @@ from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
 
-def format_queue(states: Sequence[TaskState], chosen: TaskState | None) -> str:
+def format_queue(states: Sequence[TaskState], chosen: TaskState | None,
+                 filtered: dict[str, int] | None = None) -> str:
     """The queue as `work --dry-run` prints it: priority, name, state, and the task's
-    summary under its state. The name column is as wide as the longest name."""
+    summary under its state. The name column is as wide as the longest name.
+    `filtered` (rule -> count, and `total`) adds the line of what profile.yaml's
+    filters keep from the model."""
     width = max([10, *(len(state.name) for state in states)])
     indent = " " * (7 + width + 1)
     lines = ["Task queue, in the order the scheduler considers it:", ""]
@@ -40,6 +43,13 @@ def format_queue(states: Sequence[TaskState], chosen: TaskState | None) -> str:
         lines.append(f"{state.priority:>5}  {state.name:<{width}} {state.describe()}")
         lines.append(f"{indent}{state.summary}")
     lines.append("")
+    if filtered:
+        rules = ", ".join(f"{rule} {count:,}" for rule, count in filtered.items()
+                          if rule != "total")
+        lines.append(f"{'':>5}  {'filtered':<{width}} {filtered.get('total', 0):,} "
+                     f"posting(s) kept from the model ({rules})")
+        lines.append(f"{indent}profile.yaml filters; `jobtracker matches --filtered` lists them")
+        lines.append("")
     if chosen is None:
         lines.append("Would work: nothing")
     else:
@@ -106,7 +116,8 @@ def run_work(ws: Workspace, options: RunOptions, *, dry_run: bool, verbose: bool
     setup = load_setup(ws, options)
     if dry_run:
         states, _ = asyncio.run(run.dry_run(setup))
-        print(format_queue(states, choose(states, options.task)), file=out)
+        filtered = asyncio.run(run.filtered_counts(setup))
+        print(format_queue(states, choose(states, options.task), filtered), file=out)
         return EXIT_OK
     if setup.config.llm.gguf is not None and setup.config.llm.gguf.is_file():
         # Loading a model can take a while; a log under a timer should not look hung.

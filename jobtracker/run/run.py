@@ -29,7 +29,7 @@ from jobtracker import files, store, tracker
 from jobtracker.lease import Lease
 from jobtracker.llm.client import LLMClient
 from jobtracker.llm.local import run_client
-from jobtracker.ranking import scoring
+from jobtracker.ranking import matches, scoring
 from jobtracker.run.clock import now, now_iso, run_id
 from jobtracker.run.database import Database
 from jobtracker.run.feeder import Budget, Feeder
@@ -190,6 +190,15 @@ async def dry_run(setup: Setup) -> tuple[list[TaskState], TaskState | None]:
     async with store.connect(setup.ws.db) as conn:
         states = await queue_between_runs(conn, setup, setup.context(now_iso()))
     return states, None if not states else choose(states)
+
+
+async def filtered_counts(setup: Setup) -> dict[str, int]:
+    """Per rule of `profile.yaml`'s filters, how many postings it keeps from the model
+    (and `total`); empty when no filter is set. Changes nothing."""
+    if not setup.profile.filters.active:
+        return {}
+    async with store.connect(setup.ws.db) as conn:
+        return await matches.filtered_counts(conn, setup.profile, now_iso())
 
 
 async def queue_between_runs(conn: aiosqlite.Connection, setup: Setup, ctx: Context,

@@ -25,7 +25,8 @@ from dataclasses import replace
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from jobtracker.ranking import matching, scoring
+from jobtracker.ranking import matching, prerank, scoring
+from jobtracker.resume import KEYWORDS
 from jobtracker.store import upsert
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
@@ -77,12 +78,15 @@ SYSTEM = (
     "does not meet. Use the posting's own words for requirements."
 )
 
-# Most promising first: never judged before re-asks (a stale ranking still has a
-# score), a level read off the title before one read from the description (the
-# title is the employer's own claim), the ATS prose before a feed blurb (a blurb's
-# verdict is likely to be asked again), then the newest posting.
-ORDER = ("(r.posting_id IS NOT NULL), (p.title_level = 'UNCERTAIN'), "
-         "(p.description_source = 'feed'), COALESCE(p.posted_at, p.first_seen) DESC, p.id")
+# Most promising first: the best pre-rank (jobtracker/ranking/prerank.py: how well the
+# posting's words match the profile's; a posting not read yet counts 0); then never
+# judged before re-asks (a stale ranking still has a score), a level read off the
+# title before one read from the description (the title is the employer's own
+# claim), the ATS prose before a feed blurb (a blurb's verdict is likely to be asked
+# again), then the newest posting.
+ORDER = ("COALESCE(pr.score, 0) DESC, (r.posting_id IS NOT NULL), "
+         "(p.title_level = 'UNCERTAIN'), (p.description_source = 'feed'), "
+         "COALESCE(p.posted_at, p.first_seen) DESC, p.id")
 
 _WORD = re.compile(r"[a-z0-9+#]+")
 # Words too common to show that a requirement came from the posting.
@@ -134,7 +138,7 @@ class JudgeTask(Task):
         triggers with the registered description_hash() function, so it always
         hashes the description stored now, and reading it touches no long text.
         """
-        where, params = matching.match_where(ctx.profile)
+        where, params = matching.match_where(ctx.profile, ctx.now)
         stale, stale_params = self.stale_prompt(ctx, "r.prompt_version")
         # A job alert's snippet is no description: such a card waits for a board's text
         # (it takes one when grouped with the board's posting: docs/alerts.md).
@@ -167,6 +171,7 @@ class JudgeTask(Task):
         sql = (f"SELECT {POSTING_COLUMNS}, p.location, p.description_source, "
                "r.prompt_version AS prompt_version, r.posting_id IS NOT NULL AS answered "
                f"FROM {matching.FROM_POSTINGS} LEFT JOIN rankings AS r ON r.posting_id = p.id "
+               "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
                f"WHERE {where} ORDER BY {ORDER}")
         if limit is not None:
             sql += " LIMIT ?"
@@ -228,6 +233,15 @@ class JudgeTask(Task):
             "model": model, "prompt_version": self.prompt_version, "ranked_at": ctx.now},
             key=["posting_id"])
         return result["verdict"]
+
+    async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
+        """Bring the pre-rank up to date before the queue is surveyed: postings stored
+        since the last fetch (by another writer) and an edited profile are scored, so
+        the order this run asks in is the profile's of now. No model."""
+        if self.unavailable_reason(ctx):
+            return
+        keywords = prerank.keywords_from(ctx.texts.get(KEYWORDS))
+        await prerank.refresh(conn, prerank.query_for(ctx.profile, keywords))
 
     async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,
                             applied: int) -> None:

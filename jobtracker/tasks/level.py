@@ -65,7 +65,7 @@ _PENDING = """
 
 def _query(task: Task, ctx: Context, select: str,
            subject: int | str | None) -> tuple[str, list[Any]]:
-    where, params = matching.candidate_where(ctx.profile)
+    where, params = matching.candidate_where(ctx.profile, ctx.now)
     stale, stale_params = task.stale_prompt(ctx, "lr.prompt_version")
     sql = f"SELECT {select} " + _PENDING.format(
         from_=matching.FROM_POSTINGS, candidate=where, stale=stale,

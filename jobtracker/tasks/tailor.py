@@ -124,7 +124,7 @@ def scored_where(task: Task, ctx: Context, checks: list[tuple[str, str]],
     `t`) for the current inputs (and prompt, under --reask-stale-prompts). `checks` are
     (column, current hash) pairs; the description is compared with the hash stored on
     the posting, in SQL, before any LIMIT."""
-    where, params = matching.match_where(ctx.profile)
+    where, params = matching.match_where(ctx.profile, ctx.now)
     stale, stale_params = task.stale_prompt(ctx, "t.prompt_version")
     changed = " OR ".join([f"t.{column} != ?" for column, _ in checks]
                           + ["t.description_hash != p.description_hash", stale])

@@ -1,7 +1,9 @@
 """Matches: scored postings best first, why each scores what it does, and its status.
 
 `P` opens the selected match's application packet (tui/screens/packet.py), `u`
-copies its URL, `s` sets its status (tui/screens/status_picker.py).
+copies its URL, `s` sets its status (tui/screens/status_picker.py);
+`f` and `n` list the filtered postings and the matches not judged yet
+(tui/screens/listed.py).
 
 The list is `jobtracker matches`' own query (`jobtracker.ranking.matches.load_matches`),
 and a status is set through `jobtracker.applications`, as `jobtracker status`
@@ -32,6 +34,7 @@ from tui import data
 from tui.host import Host
 from tui.literal import block, line
 from tui.screens.dismiss import DismissPicker
+from tui.screens.listed import ListedScreen
 from tui.screens.packet import PacketScreen
 from tui.screens.status_picker import StatusPicker
 from tui.screens.table_detail import TableDetail
@@ -240,6 +243,11 @@ class MatchesScreen(Screen[None]):
                         "list: bring it back)"),
         Binding("D", "toggle_dismissed", "Dismissed", id="matches.dismissed", show=False,
                 tooltip="show the dismissed matches instead (again: the matches)"),
+        Binding("f", "listed('filtered')", "Filtered", id="matches.filtered", show=False,
+                tooltip="the postings profile.yaml's filters keep from the model, with the "
+                        "rule that catches each"),
+        Binding("n", "listed('unjudged')", "Not judged", id="matches.unjudged", show=False,
+                tooltip="the matches not judged yet, best pre-rank first"),
         Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
     ]
 
@@ -349,6 +357,9 @@ class MatchesScreen(Screen[None]):
 
     def action_back(self) -> None:
         self.app.pop_screen()
+
+    def action_listed(self, which: str) -> None:
+        self.app.push_screen(ListedScreen(which))
 
     @work(exclusive=True, group="matches-open", exit_on_error=False)
     async def action_open(self) -> None:
