@@ -14,8 +14,16 @@ import yaml
 
 # libyaml's parser when PyYAML was built with it (its wheels are): the same events,
 # nodes and marks, about fifteen times faster, which a profile listing 10,000
-# companies to filter needs (some 15 s to read with the pure-Python one).
-_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+# companies to filter needs (some 15 s to read with the pure-Python one). Only for
+# large files: the two disagree on some malformed input (a byte-order mark inside a
+# file is text to one and a parse error to the other), and every file a person writes
+# by hand is read by the one the error messages were written against.
+_FAST_LOADER: type[yaml.SafeLoader] = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+FAST_FROM_CHARS = 128 * 1024
+
+
+def _loader_for(text: str) -> type[yaml.SafeLoader]:
+    return _FAST_LOADER if len(text) >= FAST_FROM_CHARS else yaml.SafeLoader
 
 
 class ConfigError(Exception):
@@ -105,7 +113,7 @@ def _refuse_aliases(path: Path, text: str) -> None:
     parser's events, before any tree is built. The same pass bounds the nesting depth
     (the parser is a state machine, the composer after it recurses)."""
     depth = 0
-    for event in yaml.parse(text, Loader=_LOADER):
+    for event in yaml.parse(text, Loader=_loader_for(text)):
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             raise ConfigError(path, "YAML anchors and aliases (&name, *name, <<: *name) are "
                               "not accepted; write the value out in full",
@@ -125,7 +133,7 @@ def _compose_and_construct(path: Path, text: str) -> tuple[yaml.Node | None, Any
     Constructing a value can fail after parsing succeeded (`9` x 5000 is past Python's
     digit limit, `2024-02-30` is no date, `!!float abc`); the error then names the
     first value that cannot be built, with its line."""
-    loader = _LOADER(text)
+    loader = _loader_for(text)(text)
     try:
         node = loader.get_single_node()
         if node is None:
