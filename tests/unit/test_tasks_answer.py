@@ -195,5 +195,6 @@ async def test_accepting_a_draft_puts_it_into_the_packet_as_source_proposal(
     field = next(f for f in data["fields"] if f["name"] == "q_why")
     assert (field["answer"], field["source"], field["resolved"]) == (
         "I built a Python service.", "proposal", True)
-    assert "I built a Python service.  [proposal]" in (
+    # answers.md escapes its Markdown (docs/reliability.md): `\[proposal\]` reads "[proposal]".
+    assert "I built a Python service.  \\[proposal\\]" in (
         done.written.folder / "answers.md").read_text()
