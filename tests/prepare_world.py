@@ -3,8 +3,8 @@ forms (one good, one failing, one not a form) and a Lever board, a workspace wit
 answers.yaml and resume.md and a model server that is down, every posting fetched and
 judged; and the helpers that read packets back.
 
-A test file takes the fixtures by importing them (`from tests.prepare_world import
-home, server  # noqa: F401`); its own `server` or `home` would take precedence."""
+A test file takes the fixtures by binding them by name (`home, server =
+prepare_world.home, prepare_world.server`); its own would take precedence."""
 
 from __future__ import annotations
 
