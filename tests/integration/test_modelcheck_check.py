@@ -19,7 +19,7 @@ from jobtracker.tasks import ordered
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 from tests.servers.model import Fault, ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
 

@@ -11,7 +11,7 @@ import pytest
 from jobtracker.cli import main
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 from tests.servers.model import ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
 
