@@ -14,30 +14,12 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
+from resume_samples import POSTING, RESUME
 
 from jobtracker import proposals, store
 from jobtracker.resume import text_hash
 
 NOW = "2026-09-01T12:00:00Z"
-
-
-RESUME = """# Ada Lovelace
-
-## Experience
-
-- Example Corp — Backend Engineer (2020–2024)
-  - Built a Python service that processed 2M events a day. Cut costs in half.
-  - Ran the on-call rotation for the payments team.
-  - Wrote PostgreSQL migrations.
-
-## Skills
-
-Python, PostgreSQL, distributed systems
-"""
-
-
-POSTING = ("We run Kubernetes on AWS. You will own services written in Go.\n"
-           "About the Team\nOur team ships weekly.")
 
 
 def sha(path: Path) -> str:
