@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 
 
 def test_a_configuration_error_exits_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]

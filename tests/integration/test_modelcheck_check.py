@@ -13,41 +13,21 @@ from typing import Any
 
 import pytest
 
-from jobtracker.cli import main
 from jobtracker.modelcheck import evalset
 from jobtracker.tasks import ordered
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.modelcheck_world import by_task, check, workspace
+from tests.run_world import make_workspace
 from tests.servers.model import Fault, ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
 
 LLAMA_PROPS = {"default_generation_settings": {"n_ctx": 8192}, "total_slots": 1}
-ALL_TASKS = ("tasks: {level: true, judge: true, inbox: true, tailor: false, answer: false, "
-             "coverletter: false}\n")
 ITEMS = evalset.load(ordered()).items
 
 
 COUNTS = {t: sum(1 for i in ITEMS if i.task == t) for t in ("level", "judge", "inbox")}
-
-
-def check(ws: Workspace, capsys: pytest.CaptureFixture[str], *extra: str) -> tuple[int, Any, str]:
-    capsys.readouterr()     # what setting the workspace up printed
-    code = main(["--home", str(ws.home), "model", "check", "--json", *extra])
-    out, err = capsys.readouterr()
-    return code, json.loads(out), err
-
-
-def workspace(tmp_path: Path, server: ModelServer, postings: int = 0,
-              plugins: str = ALL_TASKS) -> Workspace:
-    ws = make_workspace(tmp_path, server.url, postings)
-    (ws.home / "plugins.yaml").write_text(plugins)
-    return ws
-
-
-def by_task(rows: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
-    return {row["task"]: row for row in rows}
 
 
 def test_a_model_that_answers_every_item_right_passes_with_every_contract_key(

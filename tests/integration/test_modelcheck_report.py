@@ -7,20 +7,10 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main
-from jobtracker.workspace import Workspace
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.modelcheck_world import ALL_TASKS_ANSWER_UNSAID, workspace
 from tests.servers.model import ModelServer, count_tokens
 from tests.servers.model_eval import EvalAnswers
-
-ALL_TASKS = "tasks: {level: true, judge: true, inbox: true, tailor: false, coverletter: false}\n"
-
-
-def workspace(tmp_path: Path, server: ModelServer, postings: int = 0,
-              plugins: str = ALL_TASKS) -> Workspace:
-    ws = make_workspace(tmp_path, server.url, postings)
-    (ws.home / "plugins.yaml").write_text(plugins)
-    return ws
 
 
 def test_the_table_fits_80_columns_and_prints_untrusted_text_cleanly(
@@ -28,7 +18,7 @@ def test_the_table_fits_80_columns_and_prints_untrusted_text_cleanly(
     props = {"default_generation_settings": {"n_ctx": 600}}
     with ModelServer(answer=EvalAnswers(wrong=["inbox-offer"]), props=props,
                      tokenize=count_tokens) as server:
-        ws = workspace(tmp_path, server, postings=1)
+        ws = workspace(tmp_path, server, postings=1, plugins=ALL_TASKS_ANSWER_UNSAID)
         with raw_connect(ws.db) as conn:
             conn.execute("UPDATE postings SET title = ?, description = ? WHERE id = 1",
                          ("Evil \x1b[31mRED\x1b]0;pwned\x07 \u202eEngineer", "y " * 700))

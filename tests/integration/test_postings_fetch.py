@@ -5,13 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import itertools
-from datetime import UTC, datetime, timedelta
-from typing import Any
 
 import aiosqlite
 import httpx
 import pytest
+from fetch_world import Clock, fetcher, gh, rows
 from servers.boards import (
     BoardServer,
     ashby_board,
@@ -30,7 +28,6 @@ from jobtracker.postings.fetch import (
     USER_AGENT,
     BoardResult,
     UnknownSource,
-    fetch_all,
     make_client,
     select_targets,
 )
@@ -42,38 +39,8 @@ UUID_A = "0b5a1b2c-1234-4abc-9def-0123456789ab"
 UUID_B = "1c6b2c3d-2345-4bcd-8ef0-123456789abc"
 
 
-class Clock:
-    """Deterministic fetch times: each board write reads the next minute."""
-
-    def __init__(self) -> None:
-        self.minutes = itertools.count()
-
-    def __call__(self) -> str:
-        moment = datetime(2026, 9, 1, 10, tzinfo=UTC) + timedelta(minutes=next(self.minutes))
-        return moment.isoformat().replace("+00:00", "Z")
-
-
 CLOCK = Clock()        # one for the whole module: later fetches are always later
-
-
-async def fetch(conn: aiosqlite.Connection, sources: Sources, *, only: str | None = None,
-                client: httpx.AsyncClient | None = None,
-                done: list[BoardResult] | None = None) -> dict[str, BoardResult]:
-    async with make_client() as own:
-        results = await fetch_all(conn, sources, client or own, only=only, clock=CLOCK,
-                                  on_board_done=done.append if done is not None else None)
-    return {result.name: result for result in results}
-
-
-async def rows(conn: aiosqlite.Connection, where: str = "1", *params: Any) -> list[dict]:
-    found = await conn.execute_fetchall(
-        f"SELECT p.*, b.source, b.token FROM postings p JOIN boards b ON b.id = p.board_id "
-        f"WHERE {where} ORDER BY p.id", params)
-    return [dict(row) for row in found]
-
-
-def gh(server: BoardServer, path: str = "/gh/acme", token: str = "acme") -> Board:
-    return Board("greenhouse", token, "Acme", server.url(path))
+fetch = fetcher(CLOCK)
 
 
 async def test_each_ats_shape_is_fetched_and_stored(server: BoardServer,

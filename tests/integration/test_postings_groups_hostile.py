@@ -8,19 +8,12 @@ from pathlib import Path
 
 import aiosqlite
 import pytest
+from postings_world import LEDGER, World, gh_job, rok_job
 from servers.boards import BoardServer
 
 from jobtracker import applications, store
 from jobtracker.ranking.matches import load_matches
-from tests.integration.test_postings_groups import (
-    LEDGER,
-    PROFILE,
-    World,
-    gh_job,
-    judge_and_score,
-    posting_id,
-    rok_job,
-)
+from tests.integration.test_postings_groups import PROFILE, judge_and_score, posting_id
 
 COPIES = {
     "exact": lambda: rok_job("901"),

@@ -16,7 +16,7 @@ import pytest
 
 from jobtracker import cli, proposals, store
 from jobtracker.workspace import Workspace
-from tests.integration.test_prepare_run import ANSWERS, judge_everything, posting_id
+from tests.prepare_world import ANSWERS, judge_everything, posting_id
 from tests.servers.boards import BoardServer, lever_posting
 
 NOW = "2026-11-30T06:00:00Z"

@@ -12,7 +12,7 @@ import pytest
 
 from jobtracker.cli.base import duration
 from tests.db import raw_connect
-from tests.integration.test_run_run import answer_level, make_workspace, readings
+from tests.run_world import answer_level, make_workspace, readings
 from tests.servers.model import Fault, ModelServer
 from tui.cli import main
 

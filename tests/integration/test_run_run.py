@@ -9,7 +9,6 @@ import sqlite3
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -22,72 +21,13 @@ from jobtracker.cli import main
 from jobtracker.tasks import Unit
 from jobtracker.telemetry import Telemetry
 from jobtracker.workspace import Workspace
+from tests import run_world
 from tests.db import raw_connect
+from tests.run_world import answer_level, dump, ledger, make_workspace, readings, work
 from tests.servers.model import Fault, ModelServer
 
-PROFILE = "prose: Backend engineer\nlevels: [senior, staff]\n"
-
-
-def seed_postings(db: Path, count: int, *, start: int = 1, title: str = "Engineer") -> None:
-    """Open postings whose titles name no level, each with a description."""
-    with raw_connect(db) as conn:
-        conn.execute("INSERT OR IGNORE INTO boards (id, source, token, company) "
-                     "VALUES (1, 'greenhouse', 'acme', 'Acme')")
-        conn.executemany(
-            "INSERT INTO postings (id, board_id, external_id, company, title, location, "
-            "description, title_level, first_seen, last_seen) "
-            "VALUES (?, 1, ?, 'Acme', ?, 'Remote', ?, 'UNCERTAIN', ?, ?)",
-            [(i, f"ext{i}", f"{title} {i}", f"Posting {i}: we build things. 5+ years.",
-              f"2026-11-{1 + i % 28:02d}T00:00:00Z", "2026-11-29T00:00:00Z")
-             for i in range(start, start + count)])
-
-
-def make_workspace(tmp_path: Path, url: str | None, postings: int = 0) -> Workspace:
-    ws = Workspace(tmp_path / "home")
-    ws.init()
-    (ws.home / "profile.yaml").write_text(PROFILE)
-    (ws.home / "plugins.yaml").write_text("tasks: {level: true, judge: false, inbox: false, "
-                                          "tailor: false, answer: false, coverletter: false}\n")
-    llm = f"  url: {url}\n" if url else "  url: null\n"
-    (ws.home / "config.yaml").write_text(
-        f"llm:\n{llm}  model: test-model\n  retries: 3\n  timeout: 5\nconcurrency: 4\n")
-    # Create the schema through the real code path, then seed.
-    assert main(["--home", str(ws.home), "check"]) == 0
-    if postings:
-        seed_postings(ws.db, postings)
-    return ws
-
-
-def readings(ws: Workspace) -> dict[int, str]:
-    with raw_connect(ws.db) as conn:
-        return dict(conn.execute("SELECT posting_id, level FROM level_readings"))
-
-
-def dump(ws: Workspace) -> list[str]:
-    """Every row of every table, as SQL: what "changes nothing" is measured against."""
-    with raw_connect(ws.db) as conn:
-        return list(conn.iterdump())
-
-
-def ledger(ws: Workspace) -> dict[str, int]:
-    with raw_connect(ws.db) as conn:
-        return dict(conn.execute("SELECT unit_key, failures FROM task_attempts"))
-
-
-def answer_level(level: str):
-    def answer(body: dict) -> dict:
-        return {"level": level, "reason": "stated"}
-    return answer
-
-
-@pytest.fixture
-def server() -> Iterator[ModelServer]:
-    with ModelServer(answer=answer_level("senior")) as srv:
-        yield srv
-
-
-def work(ws: Workspace, *args: str) -> int:
-    return main(["--home", str(ws.home), "work", *args])
+# The shared fixtures, bound here by name so that pytest finds them in this file.
+server = run_world.server
 
 
 def test_dry_run_prints_the_queue_and_changes_nothing(tmp_path: Path,

@@ -9,7 +9,7 @@ import pytest
 
 from jobtracker.cli import main
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 from tests.servers.model import ModelServer
 
 PLUGINS = ("tasks: {level: true, judge: true, inbox: false, tailor: false, "

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import jobtracker.run.run
-from tests.integration.test_run_run import answer_level, make_workspace, readings, work
+from tests.run_world import answer_level, make_workspace, readings, work
 from tests.servers.model import ModelServer
 
 FULL_DISK = Path("/dev/full")   # every write to it fails with ENOSPC, as a full disk does

@@ -18,7 +18,7 @@ from jobtracker.cli import main
 from jobtracker.demo.httpserver import HTTPRequest, http_response
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 from tests.servers.model import ModelServer
 from tui.cli import main as tui_main
 

@@ -29,7 +29,7 @@ from jobtracker.prepare.forms import parse_greenhouse
 from jobtracker.prepare.resolve import resolve
 from jobtracker.prepare.run import prepare
 from jobtracker.workspace import Workspace
-from tests.integration.test_prepare_run import ANSWERS, RESUME, judge_everything
+from tests.prepare_world import ANSWERS, RESUME, judge_everything
 from tests.servers.boards import (
     BoardServer,
     gh_field,

@@ -40,8 +40,8 @@ from jobtracker.config import RenderConfig
 from jobtracker.prepare.answers import load_answers
 from jobtracker.prepare.run import prepare
 from jobtracker.workspace import Workspace
-from tests.integration.test_prepare_run import ANSWERS, judge_everything
 from tests.perf.bench_prepare import TEAMS, sixty_questions
+from tests.prepare_world import ANSWERS, judge_everything
 from tests.render_samples import RESUME
 from tests.servers.boards import BoardServer, greenhouse_board, greenhouse_form, greenhouse_job
 

@@ -26,7 +26,7 @@ from jobtracker.llm.client import LLMClient, LLMError
 from jobtracker.llm.local import local_server, model_alias
 from jobtracker.tasks import level
 from tests.db import raw_connect
-from tests.integration.test_run_run import make_workspace, seed_postings
+from tests.run_world import make_workspace, seed_postings
 
 pytestmark = pytest.mark.slow
 

@@ -18,7 +18,7 @@ from jobtracker.llm.local import (
     model_alias,
     unavailable_reason,
 )
-from tests.integration.test_run_run import dump, make_workspace, readings
+from tests.run_world import dump, make_workspace, readings
 
 
 def fake_gguf(tmp_path: Path, name: str = "tiny.Q4_1.gguf") -> Path:

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main
-from tests.integration.test_run_run import make_workspace
+from tests.run_world import make_workspace
 
 pytestmark = pytest.mark.slow
 

@@ -15,6 +15,8 @@ from email.message import EmailMessage
 from email.policy import SMTP
 from pathlib import Path
 
+import aiosqlite
+
 DATE = "Mon, 07 Sep 2026 09:{minute:02d}:00 +0200"
 
 
@@ -149,3 +151,10 @@ async def application_status(conn, application_id: int) -> str | None:
     row = await (await conn.execute(
         "SELECT status FROM applications WHERE id = ?", (application_id,))).fetchone()
     return row[0] if row else None
+
+
+async def messages(conn: aiosqlite.Connection) -> dict[str, dict]:
+    """The stored messages by key, every column."""
+    conn.row_factory = aiosqlite.Row
+    rows = await conn.execute_fetchall("SELECT * FROM messages")
+    return {row["key"]: dict(row) for row in rows}

@@ -14,6 +14,7 @@ from mail_samples import (
     add_posting,
     build_maildir,
     html_only,
+    messages,
     plain,
 )
 
@@ -26,12 +27,6 @@ from jobtracker.mail.maildir import sync_maildir
 async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
     async with store.connect(tmp_path / "db.sqlite") as connection:
         yield connection
-
-
-async def messages(conn: aiosqlite.Connection) -> dict[str, dict]:
-    conn.row_factory = aiosqlite.Row
-    rows = await conn.execute_fetchall("SELECT * FROM messages")
-    return {row["key"]: dict(row) for row in rows}
 
 
 def test_company_and_domain_normalization() -> None:

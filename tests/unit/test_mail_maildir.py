@@ -18,6 +18,7 @@ from mail_samples import (
     fingerprint,
     html_only,
     malformed_from,
+    messages,
     plain,
     unknown_charset,
     with_attachment,
@@ -33,12 +34,6 @@ TEN_MB = 10 * 1024 * 1024
 async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
     async with store.connect(tmp_path / "db.sqlite") as connection:
         yield connection
-
-
-async def messages(conn: aiosqlite.Connection) -> dict[str, dict]:
-    conn.row_factory = aiosqlite.Row
-    rows = await conn.execute_fetchall("SELECT * FROM messages")
-    return {row["key"]: dict(row) for row in rows}
 
 
 def test_multipart_alternative_prefers_the_plain_part() -> None:

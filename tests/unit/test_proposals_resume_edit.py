@@ -3,70 +3,17 @@ it, a hand-edited file is never overwritten, and an edit goes stale with its inp
 
 from __future__ import annotations
 
-import hashlib
-from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
-import pytest
+import tailoring_samples
+from tailoring_samples import NOW, RESUME, accept, hashes, sha
 
 from jobtracker import proposals, store
-from jobtracker.resume import text_hash
 
-NOW = "2026-09-01T12:00:00Z"
-
-
-RESUME = """# Ada Lovelace
-
-## Experience
-
-- Example Corp — Backend Engineer (2020–2024)
-  - Built a Python service that processed 2M events a day. Cut costs in half.
-  - Ran the on-call rotation for the payments team.
-  - Wrote PostgreSQL migrations.
-
-## Skills
-
-Python, PostgreSQL, distributed systems
-"""
-
-
-POSTING = ("We run Kubernetes on AWS. You will own services written in Go.\n"
-           "About the Team\nOur team ships weekly.")
-
-
-def sha(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-@pytest.fixture
-def home(tmp_path: Path) -> Path:
-    folder = tmp_path / "home"
-    folder.mkdir()
-    (folder / "resume.md").write_text(RESUME, encoding="utf-8")
-    (folder / "keywords.yaml").write_text("keywords: [kafka]\n", encoding="utf-8")
-    (folder / "coverletter.md").write_text("Dear {company},\n\n{body}\n\nAda\n",
-                                           encoding="utf-8")
-    return folder
-
-
-@pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    async with store.connect(tmp_path / "db.sqlite") as connection:
-        await connection.execute("INSERT INTO boards (id, source, token, company) "
-                                 "VALUES (1, 'greenhouse', 'acme', 'Acme')")
-        await connection.execute(
-            "INSERT INTO postings (id, board_id, external_id, company, title, first_seen, "
-            "last_seen, description) VALUES (7, 1, 'x7', 'Acme', 'Senior Engineer', ?, ?, ?)",
-            (NOW, NOW, POSTING))
-        yield connection
-
-
-def hashes(home: Path) -> dict[str, str]:
-    return {"resume_hash": text_hash((home / "resume.md").read_text(encoding="utf-8")),
-            "keywords_hash": text_hash((home / "keywords.yaml").read_text(encoding="utf-8")),
-            "description_hash": text_hash(POSTING)}
+# The shared fixtures, bound here by name so that pytest finds them in this file.
+home, conn = tailoring_samples.home, tailoring_samples.conn
 
 
 async def propose_edit(conn: aiosqlite.Connection, home: Path, item: int, original: str,
@@ -78,11 +25,6 @@ async def propose_edit(conn: aiosqlite.Connection, home: Path, item: int, origin
             payload={"original": original, "replacement": replacement, "reason": "fit",
                      "company": "Acme", "title": "Senior Engineer", "posting_id": 7,
                      **hashes(home), **extra})
-
-
-async def accept(conn: aiosqlite.Connection, home: Path, pid: int) -> proposals.Decision:
-    (decision,) = await proposals.accept(conn, [pid], NOW, home)
-    return decision
 
 
 TAILORED = "tailored/7-acme-senior-engineer.md"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from resume_samples import RESUME
 
 from jobtracker.resume.grounding import (
     Edit,
@@ -11,20 +12,6 @@ from jobtracker.resume.grounding import (
     locate,
     pieces,
 )
-
-RESUME = """# Ada Lovelace
-
-## Experience
-
-- Example Corp — Backend Engineer (2020–2024)
-  - Built a Python service that processed 2M events a day. Cut costs in half.
-  - Ran the on-call rotation for the payments team.
-  - Wrote PostgreSQL migrations.
-
-## Skills
-
-Python, PostgreSQL, distributed systems
-"""
 
 
 def test_pieces_are_lines_bullets_and_sentences() -> None:

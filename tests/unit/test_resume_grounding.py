@@ -4,6 +4,7 @@ edit may change."""
 from __future__ import annotations
 
 import pytest
+from resume_samples import POSTING, RESUME
 
 from jobtracker.resume.grounding import (
     Edit,
@@ -13,25 +14,6 @@ from jobtracker.resume.grounding import (
     locate,
     proper_terms,
 )
-
-RESUME = """# Ada Lovelace
-
-## Experience
-
-- Example Corp — Backend Engineer (2020–2024)
-  - Built a Python service that processed 2M events a day. Cut costs in half.
-  - Ran the on-call rotation for the payments team.
-  - Wrote PostgreSQL migrations.
-
-## Skills
-
-Python, PostgreSQL, distributed systems
-"""
-
-
-POSTING = ("We run Kubernetes on AWS. You will own services written in Go.\n"
-           "About the Team\nOur team ships weekly.")
-
 
 GROUNDING = Grounding.build([RESUME, "kafka", "event sourcing"], POSTING)
 

@@ -21,7 +21,7 @@ from jobtracker import store
 from jobtracker.cli import main
 from jobtracker.store import StoreError
 from tests.db import raw_connect
-from tests.integration.test_run_run import answer_level, make_workspace, readings
+from tests.run_world import answer_level, make_workspace, readings
 from tests.servers.model import ModelServer
 from tui.cli import main as tui_main
 
