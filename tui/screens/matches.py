@@ -224,6 +224,7 @@ class MatchesScreen(Screen[None]):
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
     showing_dismissed = False    # `D`: the dismissed matches instead of the list
+    _opened = False              # the first ScreenResume (the opening) has been seen
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     _widths: Widths | None = None   # the column widths the rows were laid out for
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -289,14 +290,18 @@ class MatchesScreen(Screen[None]):
             column.content_width = column.label.cell_len
         titles = distinct_titles([m.title or "" for m in self.matches], widths.title)
         for match, shown in zip(self.matches, titles, strict=True):
-            table.add_row(
+            cells = (
                 Text(str(match.id), justify="right"),
                 Text(f"{match.score:.2f}", justify="right"),
                 Text(match.verdict + ("*" if match.stale else ""),
                      style=VERDICT_STYLES.get(match.verdict, "")),
                 line(match.status or "—"), line(match.company, widths.company),
-                title_cell(match, widths.title, shown), line(match.location, widths.location),
-                key=str(match.id))
+                title_cell(match, widths.title, shown), line(match.location, widths.location))
+            table.add_row(*cells, key=str(match.id))
+            # The widths now, not when the table next measures itself: a frame drawn in
+            # between would show every cell cut to its label's width.
+            for column, cell in zip(table.columns.values(), cells, strict=True):
+                column.content_width = max(column.content_width, cell.cell_len)
         if keep is not None:
             rows = [m.id for m in self.matches]
             if keep in rows:
@@ -325,7 +330,12 @@ class MatchesScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         """Back from the packet (its `A`), a posting or a picker: the statuses may have
-        changed under the list, so it is read again, the cursor on the same match."""
+        changed under the list, so it is read again, the cursor on the same match. The
+        first resume is the screen opening, which `on_mount`'s read already covers (a
+        second read racing it redrew the table mid-measure)."""
+        if not self._opened:
+            self._opened = True
+            return
         if self.matches:
             current = self.current
             self.reload(keep=current.id if current is not None else None)
