@@ -18,6 +18,7 @@ from textual.widgets import Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from jobtracker.learning.dismissals import NOTE_CHARS, REASONS
+from tui.widgets.cursor import move_cursor
 
 # What each reason says, for the picker.
 MEANING = {"level": "the seniority is wrong", "location": "the place does not work",
@@ -69,8 +70,4 @@ class DismissPicker(ModalScreen[tuple[str, str] | None]):
         self.dismiss(None)
 
     def action_move(self, step: int) -> None:
-        options = self.query_one(OptionList)
-        if step > 0:
-            options.action_cursor_down()
-        else:
-            options.action_cursor_up()
+        move_cursor(self.query_one(OptionList), step)

@@ -24,6 +24,7 @@ from tui import data
 from tui.host import Host
 from tui.literal import line
 from tui.screens.table_detail import TableDetail
+from tui.widgets.cursor import move_cursor
 
 FILTERED, UNJUDGED = "filtered", "unjudged"
 TITLES = {FILTERED: "Filtered: kept from the model by profile.yaml's filters",
@@ -119,11 +120,7 @@ class ListedScreen(Screen[None]):
             listed_detail(posting) if posting is not None else Text(""))
 
     def action_move(self, step: int) -> None:
-        table = self.query_one(DataTable)
-        if step > 0:
-            table.action_cursor_down()
-        else:
-            table.action_cursor_up()
+        move_cursor(self.query_one(DataTable), step)
 
     def action_back(self) -> None:
         self.app.pop_screen()

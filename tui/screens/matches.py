@@ -38,6 +38,7 @@ from tui.screens.listed import ListedScreen
 from tui.screens.packet import PacketScreen
 from tui.screens.status_picker import StatusPicker
 from tui.screens.table_detail import TableDetail
+from tui.widgets.cursor import move_cursor
 
 VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
 
@@ -359,11 +360,7 @@ class MatchesScreen(Screen[None]):
         return True
 
     def action_move(self, step: int) -> None:
-        table = self.query_one(DataTable)
-        if step > 0:
-            table.action_cursor_down()
-        else:
-            table.action_cursor_up()
+        move_cursor(self.query_one(DataTable), step)
 
     def action_back(self) -> None:
         self.app.pop_screen()

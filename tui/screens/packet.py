@@ -29,6 +29,7 @@ from tui import data
 from tui.host import Host
 from tui.literal import block, line
 from tui.screens.table_detail import TableDetail
+from tui.widgets.cursor import move_cursor
 
 MARKS = {"done": Text("✓", style="green"), "missing": Text("✗", style="bold red"),
          "optional": Text("·", style="dim")}
@@ -202,11 +203,7 @@ class PacketScreen(Screen[None]):
             else Text(""))
 
     def action_move(self, step: int) -> None:
-        table = self.query_one(DataTable)
-        if step > 0:
-            table.action_cursor_down()
-        else:
-            table.action_cursor_up()
+        move_cursor(self.query_one(DataTable), step)
 
     def action_copy_answer(self) -> None:
         field = self.current

@@ -33,6 +33,7 @@ from tui.host import Host
 from tui.literal import line
 from tui.messages import DecisionsMade
 from tui.proposal_view import detail, group_heading, list_entry
+from tui.widgets.cursor import move_cursor
 
 
 def summary_line(items: list[data.ReviewItem]) -> Text:
@@ -215,11 +216,7 @@ class ReviewScreen(Screen[None]):
         return True
 
     def action_move(self, step: int) -> None:
-        listing = self.query_one(OptionList)
-        if step > 0:
-            listing.action_cursor_down()
-        else:
-            listing.action_cursor_up()
+        move_cursor(self.query_one(OptionList), step)
 
     def action_back(self) -> None:
         self.app.pop_screen()

@@ -17,6 +17,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from jobtracker.config import STATUSES
+from tui.widgets.cursor import move_cursor
 
 
 class StatusPicker(ModalScreen[str | None]):
@@ -55,8 +56,4 @@ class StatusPicker(ModalScreen[str | None]):
         self.dismiss(None)
 
     def action_move(self, step: int) -> None:
-        options = self.query_one(OptionList)
-        if step > 0:
-            options.action_cursor_down()
-        else:
-            options.action_cursor_up()
+        move_cursor(self.query_one(OptionList), step)
