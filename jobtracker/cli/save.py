@@ -9,16 +9,14 @@ import argparse
 import asyncio
 import sys
 from dataclasses import replace
-from typing import Any
 
 from jobtracker.cli.base import EXIT_OK, command, positive_int, print_json
 from jobtracker.clock import now_iso
+from jobtracker.config import normalize_llm_url
 from jobtracker.postings import save
-from jobtracker.postings.save import Found, Pasted, SaveError
+from jobtracker.postings.save import Found, SaveError
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
-
-TASK = "save"       # the name the model is asked under (its model: llm.model)
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -61,46 +59,14 @@ def _details(found: Found) -> list[str]:
     return lines
 
 
-async def _read_pasted(args: argparse.Namespace, ws: Workspace, pasted: Pasted) -> Found:
-    """Pasted text, with the model when one answers (a page's JSON-LD needs none)."""
-    from jobtracker.llm.client import LLMClient, LLMError
-
-    if pasted.html is not None:
-        try:
-            return await save.read_text(pasted, company=args.company, title=args.title,
-                                        pick=args.pick)
-        except SaveError:
-            pass                     # no posting in the page's own data: read its text
-    config = ws.config().llm
-    if args.llm_url:
-        config = replace(config, url=args.llm_url, gguf=None)
-    async with LLMClient(config) as client:
-        probe = await client.probe()
-        if not probe.ok:
-            found = await save.read_text(replace(pasted, html=None), company=args.company,
-                                         title=args.title)
-            found.notes.append(f"no model read the text ({one_line(probe.reason, 160)})")
-            return found
-
-        async def ask(messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
-            answer = await client.ask(TASK, messages, schema,
-                                      unit_key=save._text_id(pasted.text))
-            return answer.data
-
-        try:
-            return await save.read_text(replace(pasted, html=None), company=args.company,
-                                        title=args.title, ask=ask)
-        except LLMError as exc:
-            found = await save.read_text(replace(pasted, html=None), company=args.company,
-                                         title=args.title)
-            found.notes.append(f"the model did not answer ({one_line(str(exc), 160)})")
-            return found
-
-
 def _found(args: argparse.Namespace, ws: Workspace) -> Found:
     if args.url == "-":
         pasted = save.read_pasted(sys.stdin.buffer.read(save.MAX_TEXT_BYTES + 1))
-        return asyncio.run(_read_pasted(args, ws, pasted))
+        llm = ws.config().llm
+        if args.llm_url:
+            llm = replace(llm, url=normalize_llm_url(args.llm_url), gguf=None)
+        return asyncio.run(save.read_pasted_input(pasted, llm, company=args.company,
+                                                  title=args.title, pick=args.pick))
     sources = ws.sources() if (ws / "sources.yaml").exists() else None
     return asyncio.run(save.read_url(args.url, sources=sources, pick=args.pick,
                                      company=args.company, title=args.title))

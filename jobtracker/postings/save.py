@@ -42,7 +42,7 @@ import httpx
 
 from jobtracker import alerts, store
 from jobtracker.alerts import mime
-from jobtracker.config import Board, Sources
+from jobtracker.config import Board, LLMConfig, Sources
 from jobtracker.postings import groups
 from jobtracker.postings.download import DEADLINE, DownloadError, download, make_client
 from jobtracker.postings.upsert import apply_saved
@@ -322,6 +322,7 @@ SCHEMA: dict[str, Any] = {
     "additionalProperties": False,
 }
 TEXT_FOR_MODEL = 12_000          # the part of the text the model reads
+TASK = "save"                    # the name the model is asked under (its model: llm.model)
 
 Ask = Callable[[list[dict[str, Any]], dict[str, Any]], Awaitable[dict[str, Any]]]
 
@@ -481,6 +482,41 @@ async def read_text(pasted: Pasted, *, company: str | None = None, title: str | 
     return Found(posting, origin, None, [], dropped)
 
 
+async def read_pasted_input(pasted: Pasted, llm: LLMConfig | None, *,
+                            company: str | None = None, title: str | None = None,
+                            pick: int | None = None) -> Found:
+    """Pasted input as `save -` reads it: a pasted page's own JobPosting first (no model
+    needed); else its text, read by the model `llm` names when it answers (its probe
+    lists the model), else with the user's --company and --title alone."""
+    from jobtracker.llm.client import LLMClient, LLMError  # only where text is pasted
+
+    if pasted.html is not None:
+        try:
+            return await read_text(pasted, company=company, title=title, pick=pick)
+        except SaveError:
+            pass                     # no posting in the page's own data: read its text
+    text_only = replace(pasted, html=None)
+    if llm is None:
+        return await read_text(text_only, company=company, title=title)
+    async with LLMClient(llm) as client:
+        probe = await client.probe()
+        if not probe.ok:
+            found = await read_text(text_only, company=company, title=title)
+            found.notes.append(f"no model read the text ({one_line(probe.reason, 160)})")
+            return found
+
+        async def ask(messages: list[dict[str, Any]], schema: dict[str, Any]) -> dict[str, Any]:
+            answer = await client.ask(TASK, messages, schema, unit_key=_text_id(pasted.text))
+            return answer.data
+
+        try:
+            return await read_text(text_only, company=company, title=title, ask=ask)
+        except LLMError as exc:
+            found = await read_text(text_only, company=company, title=title)
+            found.notes.append(f"the model did not answer ({one_line(str(exc), 160)})")
+            return found
+
+
 def _text_id(text: str) -> str:
     digest = hashlib.sha256(" ".join(text.split()).encode("utf-8")).hexdigest()
     return f"text:{digest[:20]}"
@@ -527,5 +563,5 @@ async def store_saved(db: Path, posting: NormalizedPosting, now: str) -> Stored:
 
 
 __all__ = ["EXIT_FAILED", "EXIT_NOTHING", "SCHEMA", "Found", "Pasted", "SaveError", "Stored",
-           "canonical_url", "checked", "choose", "read_pasted", "read_text", "read_url",
-           "store_saved"]
+           "canonical_url", "checked", "choose", "read_pasted", "read_pasted_input", "read_text",
+           "read_url", "store_saved"]
