@@ -3,10 +3,10 @@
 Three ways in, one way to store:
 
 - **A job page of a source jobtracker reads** (Greenhouse, Lever, Ashby, Workable,
-  SmartRecruiters, Personio, Workday: `sources.identify`) is read through that
-  source's public API, by its own plan, so the posting has the very fields a board
-  fetch gives it; the other jobs of the listing are read and dropped, and no other
-  job's description is asked for.
+  SmartRecruiters, Personio, Workday: `sources.identify`; Recruitee, whose pages carry
+  no id, by its page in the listing) is read through that source's public API, by its
+  own plan, so the posting has the very fields a board fetch gives it; the other jobs
+  of the listing are read and dropped, and no other job's description is asked for.
 - **Any other http(s) page** is read once, with the download rules of every source
   (jobtracker/postings/download.py: a deadline, a size bound, redirects checked hop
   by hop and kept to the page's address class, http(s) only, no waiting out a 429),
@@ -204,6 +204,43 @@ async def read_ats(client: httpx.AsyncClient, url: str, ats: str, token: str, jo
     return Found(posting, f"{ats} API", board, notes)
 
 
+# Sources whose job pages carry no id (`match_url` finds none): the job is found in the
+# board's listing by its page. Recruitee: `{slug}.recruitee.com/o/{offer-slug}`.
+_BY_PAGE = {"recruitee": re.compile(r"^https?://[^/]+/o/[^/?#]+", re.I)}
+
+
+def by_page(url: str) -> tuple[str, str] | None:
+    """(ats, token) of a job page found only through its board's listing, else None."""
+    for ats, shape in _BY_PAGE.items():
+        ref = REGISTRY[ats].recognise(url)
+        if ref is not None and shape.match(url):
+            return ats, ref.token
+    return None
+
+
+async def read_listed_page(client: httpx.AsyncClient, url: str, ats: str, token: str, *,
+                           sources: Sources | None = None, company: str | None = None,
+                           address: str | None = None) -> Found:
+    """The job of a page with no id in it, read from its board's listing: the posting
+    whose page is this one (compared in their canonical forms)."""
+    board, listed = _board_for(ats, token, url, sources, company)
+    api = address or board.url or REGISTRY[ats].default_url(board.token)
+    try:
+        got = await download(client, REGISTRY[ats].start(board, api, {}),
+                             deadline=DEADLINE, retries=0)
+    except DownloadError as exc:
+        raise SaveError(f"{board.name}: {exc}; nothing saved", EXIT_FAILED) from None
+    wanted = canonical_url(url).rstrip("/")
+    posting = next((p for p in got.postings
+                    if p.url and canonical_url(p.url).rstrip("/") == wanted), None)
+    if posting is None:
+        raise SaveError(f"{board.name} does not list {one_line(url, 200)} (closed, or not "
+                        "public); nothing saved", EXIT_FAILED)
+    posting = replace(posting, external_id=canonical_url(url))
+    notes = ([] if listed else [f"the whole board: jobtracker add {canonical_url(url)}"])
+    return Found(posting, f"{ats} API", board, notes)
+
+
 # --- any other page -----------------------------------------------------------------------
 
 def _page_plan(url: str) -> Plan:
@@ -280,9 +317,12 @@ async def read_url(url: str, *, sources: Sources | None = None, pick: int | None
     own = client is None
     client = client or make_client()
     try:
-        if ref is not None:
-            found = await read_ats(client, page, *ref, sources=sources, company=company,
-                                   address=address)
+        listed = by_page(page) if ref is None else None
+        if ref is not None or listed is not None:
+            found = (await read_ats(client, page, *ref, sources=sources, company=company,
+                                    address=address) if ref is not None else
+                     await read_listed_page(client, page, *listed, sources=sources,
+                                            company=company, address=address))
             if title:
                 found.posting = replace(found.posting, title=title)
             return found

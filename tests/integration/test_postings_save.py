@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
-from servers.shapes import workable_detail, workable_job, workable_page
+from servers.shapes import recruitee_offer, workable_detail, workable_job, workable_page
 
 from jobtracker.config import Board, Sources
 from jobtracker.postings import save
@@ -156,3 +156,18 @@ async def test_a_saved_posting_is_kept_through_grouping_and_saving_again(tmp_pat
         assert conn.execute("SELECT COUNT(*), MAX(closed_at IS NULL), MAX(job_open) "
                             "FROM postings").fetchone() == (1, 1, 1)
     assert reopened.posting_id == first.posting_id
+
+
+async def test_a_recruitee_job_page_is_found_in_its_listing_by_its_page(
+        server: BoardServer) -> None:
+    api = server.set("/rc/offers", {"offers": [recruitee_offer(11, "Rails Engineer"),
+                                               recruitee_offer(12, "Designer")]})
+    found = await save.read_url("https://acme.recruitee.com/o/job-12?utm_source=x",
+                                address=api)
+    assert (found.posting.title, found.posting.location, found.origin) == (
+        "Designer", "Amsterdam, Netherlands", "recruitee API")
+    assert found.posting.external_id == "https://acme.recruitee.com/o/job-12"
+    assert found.posting.description == "Our product.\n\n- Ruby"
+    assert [r.path for r in server.requests] == ["/rc/offers"]
+    with pytest.raises(SaveError, match="does not list"):
+        await save.read_url("https://acme.recruitee.com/o/job-99", address=api)

@@ -70,11 +70,11 @@ async def test_S_saves_a_page_by_its_address_and_the_judged_job_is_listed_marked
     (ws.home / "plugins.yaml").write_text(
         "tasks: {level: false, judge: true, inbox: false, tailor: false, answer: false, "
         "coverletter: false}\n")
-    with ModelServer(answer=lambda body: {"verdict": "strong", "reasons": ["tides"],
-                                          "meets": [], "misses": []}) as model:
-        with ThreadPoolExecutor(1) as pool:       # the command runs its own event loop
-            assert pool.submit(main, ["--home", str(ws.home), "rank", "--llm-url",
-                                      model.url]).result() == 0
+    strong = {"verdict": "strong", "reasons": ["tides"], "meets": [], "misses": []}
+    # The command runs its own event loop: in a thread of its own.
+    with ModelServer(answer=lambda body: strong) as model, ThreadPoolExecutor(1) as pool:
+        assert pool.submit(main, ["--home", str(ws.home), "rank", "--llm-url",
+                                  model.url]).result() == 0
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("m")
