@@ -10,10 +10,13 @@ import pytest
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 from servers.shapes import recruitee_offer, workable_detail, workable_job, workable_page
 
+from jobtracker import store
 from jobtracker.config import Board, Sources
-from jobtracker.postings import save
+from jobtracker.postings import groups, save
 from jobtracker.postings.download import make_client
+from jobtracker.postings.results import BoardResult
 from jobtracker.postings.save import Pasted, SaveError, canonical_url, checked
+from jobtracker.postings.upsert import apply_alerts, ensure_board
 from jobtracker.sources import NormalizedPosting
 from jobtracker.sources.jobposting import MAX_PAGE_BYTES
 from tests.db import raw_connect
@@ -171,3 +174,27 @@ async def test_a_recruitee_job_page_is_found_in_its_listing_by_its_page(
     assert [r.path for r in server.requests] == ["/rc/offers"]
     with pytest.raises(SaveError, match="does not list"):
         await save.read_url("https://acme.recruitee.com/o/job-99", address=api)
+
+
+async def test_a_job_alert_card_of_a_saved_job_is_the_same_job(tmp_path: Path) -> None:
+    """The same job in a later LinkedIn alert joins the saved posting's group: one job."""
+    db = tmp_path / "jobtracker.db"
+    page = "https://www.linkedin.com/jobs/view/4317109784/"
+    saved = await save.store_saved(db, NormalizedPosting(
+        external_id=page, title="Backend Engineer", company="Acme GmbH", location="Berlin",
+        url=page, description="We build the billing platform in Python. " * 6),
+        "2026-12-01T08:00:00Z")
+    card = NormalizedPosting(external_id="linkedin:4317109784", title="Backend Engineer",
+                             company="Acme", location="Berlin, Germany", url=page,
+                             description_source="alert")
+    async with store.connect(db) as conn:
+        async with store.write(conn):
+            board_id = await ensure_board(conn, "alert", "linkedin", "LinkedIn",
+                                          configured=True)
+            async with groups.Grouping(conn).board(board_id, cards=True) as board:
+                ids = await apply_alerts(conn, board, [(card, "2026-12-02T08:00:00Z")],
+                                         "2026-12-02T08:00:00Z",
+                                         BoardResult("alerts:linkedin", ""))
+        row = await (await conn.execute("SELECT lead_id FROM postings WHERE id = ?",
+                                        (ids["linkedin:4317109784"],))).fetchone()
+    assert row[0] == saved.posting_id
