@@ -47,7 +47,7 @@ from jobtracker.postings import groups
 from jobtracker.postings.download import DEADLINE, DownloadError, download, make_client
 from jobtracker.postings.upsert import apply_saved
 from jobtracker.ranking.matching import SAVED_SOURCE
-from jobtracker.sources import REGISTRY, NormalizedPosting, identify
+from jobtracker.sources import REGISTRY, NormalizedPosting, SourceError, identify
 from jobtracker.sources.base import MAX_DESCRIPTION_CHARS, Plan, Request, description
 from jobtracker.sources.jobposting import (
     MAX_PAGE_BYTES,
@@ -477,7 +477,10 @@ async def read_text(pasted: Pasted, *, company: str | None = None, title: str | 
     """A posting from pasted text. A pasted page's own JobPosting comes first; else the
     user's --company and --title, and what the model reads and the text holds."""
     if pasted.html is not None:
-        reading = read_page(pasted.html)
+        try:
+            reading = read_page(pasted.html)
+        except SourceError as exc:      # past a bound: as a page that could not be read
+            raise SaveError(f"the pasted page: {exc}", EXIT_FAILED) from None
         if reading.postings:
             where = pasted.page or "the pasted page"
             chosen = choose(reading.postings, pick, "the pasted page")

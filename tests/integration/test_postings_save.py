@@ -144,6 +144,15 @@ def test_pasted_bytes() -> None:
         save.read_pasted(b"x" * (save.MAX_TEXT_BYTES + 1))
 
 
+async def test_a_pasted_page_listing_a_thousand_postings_is_refused() -> None:
+    blocks = ",".join(f'{{"@type": "JobPosting", "title": "Job {i}"}}' for i in range(1000))
+    pasted = save.read_pasted(f'<html><script type="application/ld+json">[{blocks}]'
+                              '</script></html>'.encode())
+    with pytest.raises(SaveError, match=r"the pasted page: .*more than 100") as raised:
+        await save.read_text(pasted)
+    assert raised.value.code == save.EXIT_FAILED
+
+
 async def test_a_saved_posting_is_kept_through_grouping_and_saving_again(tmp_path: Path) -> None:
     db = tmp_path / "jobtracker.db"
     posting = NormalizedPosting(external_id="https://jobs.example/1", title="Baker",
