@@ -14,6 +14,7 @@ connection is never shared with the UI.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import date
 from pathlib import Path
@@ -305,3 +306,46 @@ async def filtered(db: Path, profile: Profile) -> list[Listed]:
 async def unjudged(db: Path, profile: Profile) -> list[Listed]:
     """The matches the judge has not answered yet, best pre-rank first."""
     return await load_unjudged(db, profile)
+
+
+# --- saving a posting found anywhere (`jobtracker save`) ----------------------------------
+
+@dataclass(frozen=True)
+class SavedPosting:
+    """What `S` on the matches screen stored, or why nothing was."""
+
+    posting_id: int | None
+    label: str                   # `Company - Title`, or the reason nothing was saved
+    new: bool = False
+    leader: int | None = None    # the posting that stands for the job in the matches
+
+
+async def save_posting(setup: Setup, entry: str, company: str = "",
+                       title: str = "") -> SavedPosting:
+    """Save what the prompt took, as `jobtracker save` does: one line that is an
+    http(s) address is that page; anything else is pasted text (read by the model
+    config.yaml names, when it answers)."""
+    from jobtracker.postings import save  # the page reader and HTTP: loaded when needed
+
+    text = entry.strip()
+    ws = setup.ws
+    try:
+        if "\n" not in text and re.match(r"(?i)https?://\S+$", text):
+            sources = ws.sources() if (ws / "sources.yaml").exists() else None
+            found = await save.read_url(text, sources=sources, company=company or None,
+                                        title=title or None)
+        else:
+            found = await save.read_pasted_input(
+                save.read_pasted(entry.encode("utf-8")), setup.config.llm,
+                company=company or None, title=title or None)
+        stored = await save.store_saved(ws.db, found.posting, now_iso())
+    except save.SaveError as exc:
+        why = str(exc).splitlines()[0]
+        if "--pick" in why:     # the command line chooses among a page's postings
+            why = why.rstrip(":") + f" (`jobtracker save {text} --pick N`)"
+        return SavedPosting(None, why)
+    except (ConfigError, StoreError) as exc:
+        return SavedPosting(None, str(exc))
+    posting = found.posting
+    label = f"{posting.company} - {posting.title}" if posting.company else posting.title
+    return SavedPosting(stored.posting_id, label, stored.new, stored.leader)

@@ -23,6 +23,7 @@ from jobtracker.cli import (
     prepare,
     proposals,
     render,
+    save,
     setup,
     sources,
     work,
@@ -36,7 +37,7 @@ COMMANDS: tuple[Command, ...] = (
     learn.cmd_learn, matches.cmd_matches, matches.cmd_status, model.cmd_model,
     notify.cmd_digest, notify.cmd_interviews,
     postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, render.cmd_render,
-    render.cmd_resume, setup.cmd_init, setup.cmd_check, sources.cmd_sources,
+    render.cmd_resume, save.cmd_save, setup.cmd_init, setup.cmd_check, sources.cmd_sources,
     work.cmd_work, work.cmd_resolve, work.cmd_rank,
 )
 

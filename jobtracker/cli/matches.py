@@ -63,8 +63,10 @@ def format_table(matches: list[Match]) -> str:
     rows = [header] + [{k: _cell(getattr(m, k), w) for k, w in WIDTHS.items()}
                        for m in matches]
     for match, row in zip(matches, rows[1:], strict=True):
-        if match.reposted:    # the note is never cut: the title gives way to it
-            note = f" (reposted {match.reposted})"
+        notes = ([f"reposted {match.reposted}"] if match.reposted else []) + (
+            ["saved"] if match.saved else [])
+        if notes:             # the note is never cut: the title gives way to it
+            note = f" ({', '.join(notes)})"
             row["title"] = _cell(match.title, WIDTHS["title"] - len(note)) + note
     widths = {k: max(len(r[k]) for r in rows) for k in WIDTHS}
     lines = [f"{'score':>6}  {'verdict':<8} " + "  ".join(

@@ -92,13 +92,16 @@ class Downloaded:
 class _Budget:
     """The bytes a board may still receive, over all of its requests."""
 
-    def __init__(self, total: int | None = None) -> None:
+    def __init__(self, total: int | None = None, page: bool = False) -> None:
         self.total = total or MAX_BOARD_BYTES
         self.left = self.total
+        self.page = page         # one web page (`jobtracker save`), not a board
 
     def take(self, size: int) -> None:
         self.left -= size
         if self.left < 0:
+            if self.page:
+                raise DownloadError(f"the page is larger than {_mb(self.total)}: not read")
             raise DownloadError(f"the board sent more than {_mb(self.total)} in all "
                                 "(pages and descriptions together)")
 
@@ -216,14 +219,16 @@ async def _send(client: httpx.AsyncClient, request: Request,
 
 
 async def _answer(client: httpx.AsyncClient, request: Request, headers: Mapping[str, str],
-                  retry_cap: float, budget: _Budget) -> Response:
-    """The response to `request`, after honouring short Retry-After waits."""
-    for attempt in range(RATE_LIMIT_RETRIES + 1):
+                  retry_cap: float, budget: _Budget,
+                  retries: int = RATE_LIMIT_RETRIES) -> Response:
+    """The response to `request`, after honouring short Retry-After waits (at most
+    `retries` of them)."""
+    for attempt in range(retries + 1):
         response = await _send(client, request, headers, budget)
         if response.status not in (429, 503):
             return response
         wait = retry_after(response.headers)
-        if wait is None or attempt == RATE_LIMIT_RETRIES:
+        if wait is None or attempt == retries:
             break
         if wait > retry_cap:
             raise DownloadError(f"rate limited: HTTP {response.status} asks to wait "
@@ -242,14 +247,19 @@ def _http_error(response: Response) -> str:
 
 async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
                    conditional: Mapping[str, str] | None = None,
-                   retry_cap: float = RETRY_AFTER_CAP) -> Downloaded:
+                   retry_cap: float = RETRY_AFTER_CAP, max_bytes: int | None = None,
+                   retries: int = RATE_LIMIT_RETRIES, page: bool = False) -> Downloaded:
     """Send each request `plan` yields and hand it the response, until it returns.
+
+    `max_bytes` bounds every body together (MAX_BOARD_BYTES when None); `retries` is
+    how many Retry-After waits a request may honour (0: none); `page`: one web page
+    read whole, for the messages.
 
     Raises DownloadError (HTTP status, size, request count, rate limit), SourceError
     (a body not in the source's shape) or httpx's errors; the caller bounds time.
     """
     result = Downloaded()
-    budget = _Budget()
+    budget = _Budget(max_bytes, page)
     try:
         request = next(plan)
         while True:
@@ -257,7 +267,7 @@ async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
             if result.requests > MAX_REQUESTS:
                 raise DownloadError(f"stopped after {MAX_REQUESTS} requests")
             headers = dict(conditional or {}) if request.conditional else {}
-            response = await _answer(client, request, headers, retry_cap, budget)
+            response = await _answer(client, request, headers, retry_cap, budget, retries)
             if request.conditional and response.status == 304:
                 result.not_modified = True
                 return result
@@ -276,12 +286,14 @@ async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
 
 async def download(client: httpx.AsyncClient, plan: Plan, *,
                    conditional: Mapping[str, str] | None = None,
-                   deadline: float = DEADLINE) -> Downloaded:
+                   deadline: float = DEADLINE, max_bytes: int | None = None,
+                   retries: int = RATE_LIMIT_RETRIES, page: bool = False) -> Downloaded:
     """`run_plan` within `deadline` seconds; every failure is a DownloadError with a reason."""
     try:
         async with asyncio.timeout(deadline):
             return await run_plan(client, plan, conditional=conditional,
-                                  retry_cap=min(RETRY_AFTER_CAP, deadline))
+                                  retry_cap=min(RETRY_AFTER_CAP, deadline),
+                                  max_bytes=max_bytes, retries=retries, page=page)
     except TimeoutError:
         raise DownloadError(
             f"no complete answer within the {deadline:g} s download deadline") from None

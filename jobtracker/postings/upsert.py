@@ -331,3 +331,37 @@ async def close_stale_alerts(conn: aiosqlite.Connection, board: BoardGroups, cut
     if closed:
         board.changed()
     return closed
+
+
+# --- postings the user saved (`jobtracker save`) ---------------------------------------
+
+async def apply_saved(conn: aiosqlite.Connection, board: BoardGroups,
+                      posting: NormalizedPosting, now: str) -> tuple[int, bool]:
+    """Store one posting the user saved on the workspace's `saved` board (`board`): new,
+    it is placed in its group as a board's posting is (the same job on a board or in
+    an alert is one job); saved again (the same canonical address), its fields are
+    brought up to date and it is opened if it was closed. Nothing else ever closes
+    it: no fetch lists this board. Returns (posting id, whether it is new)."""
+    values = _content(posting, posting.company)
+    row = await (await conn.execute(
+        f"SELECT id, closed_at, {', '.join(_CONTENT)} FROM postings "
+        "WHERE board_id = ? AND external_id = ?", (board.board_id, posting.external_id))
+    ).fetchone()
+    if row is None:
+        inserts = [(board.board_id, posting.external_id, *values, now, now, None,
+                    _key(values))]
+        await _insert_placed(conn, board, inserts)
+        found = await (await conn.execute(
+            "SELECT id FROM postings WHERE board_id = ? AND external_id = ?",
+            (board.board_id, posting.external_id))).fetchone()
+        return int(found[0]), True
+    if posting.description is None:
+        values = _with(values, "description", row["description"])
+    if row["closed_at"] is not None or tuple(row[c] for c in _CONTENT) != values:
+        await conn.execute(
+            f"UPDATE postings SET {_SET_CONTENT}, job_key = ?, last_seen = ?, "
+            "closed_at = NULL WHERE id = ?", (*values, _key(values), now, row["id"]))
+        board.changed()
+    else:
+        await conn.execute("UPDATE postings SET last_seen = ? WHERE id = ?", (now, row["id"]))
+    return int(row["id"]), False

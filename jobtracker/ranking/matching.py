@@ -24,6 +24,15 @@ from jobtracker.ranking import filters
 
 FROM_POSTINGS = "postings AS p LEFT JOIN level_readings AS lr ON lr.posting_id = p.id"
 
+# Postings the user saved (`jobtracker save`) live on one board of this source. A job
+# holding one is a match whatever the profile's rules say (location, level, excluded
+# words, filters) and whether or not a board still lists it: the user chose it. The
+# leaders of such jobs, as a subquery SQLite runs once per statement.
+SAVED_SOURCE = "saved"
+SAVED_LEADERS = (
+    "(SELECT COALESCE(s.lead_id, s.id) FROM postings AS s WHERE s.board_id IN "
+    f"(SELECT id FROM boards WHERE source = '{SAVED_SOURCE}'))")
+
 
 def _like_escape(text: str) -> str:
     return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
@@ -68,7 +77,14 @@ def _in_scope_where(profile: Profile) -> tuple[str, list[Any]]:
 
 
 def match_where(profile: Profile, now: str | None = None) -> tuple[str, list[Any]]:
-    """SQL condition (and its parameters) for a match: a candidate at a wanted level."""
+    """SQL condition (and its parameters) for a match: a candidate at a wanted level,
+    or a job the user saved (`SAVED_LEADERS`)."""
+    where, params = _rule_where(profile, now)
+    return f"(({where}) OR p.id IN {SAVED_LEADERS})", params
+
+
+def _rule_where(profile: Profile, now: str | None) -> tuple[str, list[Any]]:
+    """A match by the profile's rules: a candidate at a wanted level."""
     where, params = _in_scope_where(profile)
     if not profile.levels:
         return where + " AND 0", params

@@ -3,7 +3,8 @@
 `P` opens the selected match's application packet (tui/screens/packet.py), `u`
 copies its URL, `s` sets its status (tui/screens/status_picker.py);
 `f` and `n` list the filtered postings and the matches not judged yet
-(tui/screens/listed.py).
+(tui/screens/listed.py); `S` saves a posting found anywhere, from its address or its
+text (tui/screens/save_prompt.py, as `jobtracker save` does).
 
 The list is `jobtracker matches`' own query (`jobtracker.ranking.matches.load_matches`),
 and a status is set through `jobtracker.applications`, as `jobtracker status`
@@ -36,6 +37,7 @@ from tui.literal import block, line
 from tui.screens.dismiss import DismissPicker
 from tui.screens.listed import ListedScreen
 from tui.screens.packet import PacketScreen
+from tui.screens.save_prompt import SaveEntry, SavePrompt
 from tui.screens.status_picker import StatusPicker
 from tui.screens.table_detail import TableDetail
 from tui.widgets.cursor import move_cursor
@@ -78,6 +80,9 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
     items: list[RenderableType] = [head, where]
+    if match.saved:
+        items.append(Text("saved by you (jobtracker save): listed whatever profile.yaml's "
+                          "rules say, never closed by a fetch", style="cyan"))
     if match.reposted:
         items.append(Text(f"reposted {match.reposted}: the job closed and came back under "
                           "a new id; its verdict and application carried over", style="yellow"))
@@ -206,13 +211,16 @@ def _head_and_tail(title: str, width: int) -> str:
 def title_cell(match: Match, width: int, shown: str | None = None) -> Text:
     """The title (`shown`: already cut to tell it apart), and `(reposted DATE)` after it
     when the job came back under a new id (`(reposted)` under 30 cells): the note is
-    never cut, the title gives way to it."""
-    if not match.reposted:
+    never cut, the title gives way to it; a job the user saved ends `(saved)`."""
+    if not match.reposted and not match.saved:
         return line(shown if shown is not None else short_title(match.title or "", width))
     # Narrow, the date is left to the detail pane.
-    note = f" (reposted {match.reposted})" if width >= 30 else " (reposted)"
-    text = line(short_title(match.title or "", max(width - len(note), 8)))
+    note = "" if not match.reposted else (
+        f" (reposted {match.reposted})" if width >= 30 else " (reposted)")
+    mark = " (saved)" if match.saved else ""
+    text = line(short_title(match.title or "", max(width - len(note) - len(mark), 8)))
     text.append(note, style="yellow")
+    text.append(mark, style="cyan")
     return text
 
 
@@ -250,6 +258,8 @@ class MatchesScreen(Screen[None]):
                         "rule that catches each"),
         Binding("n", "listed('unjudged')", "Not judged", id="matches.unjudged", show=False,
                 tooltip="the matches not judged yet, best pre-rank first"),
+        Binding("S", "save", "Save job", id="matches.save",
+                tooltip="save a posting found anywhere: its page's address, or its text"),
         Binding("escape", "back", "Back", id="matches.back", tooltip="back to the dashboard"),
     ]
 
@@ -425,6 +435,25 @@ class MatchesScreen(Screen[None]):
         at = ids.index(match.id) if match.id in ids else -1
         rest = ids[at + 1:] + ids[:at][::-1] if at >= 0 else ids
         return rest[0] if rest else None
+
+    def action_save(self) -> None:
+        self.app.push_screen(SavePrompt(), self._save)
+
+    @work(exclusive=True, group="matches-save", exit_on_error=False)
+    async def _save(self, entry: SaveEntry | None) -> None:
+        if entry is None:
+            return
+        self.say("saving…")
+        saved = await data.save_posting(self.app.setup, entry.text, entry.company,
+                                        entry.title)
+        if saved.posting_id is None:
+            self.say(f"nothing saved: {saved.label}")
+            return
+        again = "" if saved.new else " (saved before: the same posting)"
+        judged = any(m.id == saved.leader for m in self.matches)
+        self.say(f"saved posting {saved.posting_id}, {saved.label}{again}; "
+                 + ("listed here" if judged else "n lists it until it is judged"))
+        await self.reload(keep=saved.leader)
 
     def action_status(self) -> None:
         match = self.current
