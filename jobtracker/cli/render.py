@@ -24,7 +24,7 @@ from jobtracker.cli.base import (
     command,
     print_json,
 )
-from jobtracker.render import build, jsonresume
+from jobtracker.render import build, check, jsonresume
 from jobtracker.render.themes import Theme, ThemeError, find_theme
 from jobtracker.workspace import Workspace
 
@@ -72,19 +72,10 @@ def _summary(built: build.Built, output: Path, theme: Theme, paper: str) -> str:
             "and contact detail is in its text layer, in order, with no ligatures")
 
 
-def _failed_check(built: build.Built, output: Path) -> str:
-    result = built.check
-    assert result is not None
-    parts = []
-    if result.missing:
-        shown = "; ".join(repr(m[:80]) for m in result.missing[:5])
-        more = f" and {len(result.missing) - 5} more" if len(result.missing) > 5 else ""
-        parts.append(f"missing from its text layer (or out of order): {shown}{more}")
-    if result.ligatures:
-        parts.append(f"{result.ligatures} ligature code point(s) (U+FB00-U+FB06) in its text")
-    if result.undecodable:
-        parts.append(f"{result.undecodable} glyph(s) with no text behind them")
-    return f"{output} was written, but the read-back check failed: " + "; ".join(parts)
+def _failed_check(built: build.Built, output: Path, source: Path) -> str:
+    assert built.check is not None
+    return (f"{output} was written, but the read-back check failed: "
+            f"{check.problems(built.check, str(source))}")
 
 
 @command("render", "render a Markdown resume or letter as PDF or DOCX, read back "
@@ -113,7 +104,7 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
                     "pages": built.pages if built.check else None,
                     "check": built.check.to_json() if built.check else None})
     if not built.ok:
-        print(f"jobtracker: {_failed_check(built, output)}", file=sys.stderr)
+        print(f"jobtracker: {_failed_check(built, output, source)}", file=sys.stderr)
         return EXIT_ALL_FAILED
     if not args.json:
         print(_summary(built, output, theme, paper))

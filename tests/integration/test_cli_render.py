@@ -51,7 +51,8 @@ def test_render_json_is_one_object_as_the_contract_says(
                   "compact", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert data == {"output": str(tmp_path / "out.pdf"), "format": "pdf", "pages": 1,
-                    "check": {"ok": True, "missing": [], "ligatures": 0, "undecodable": 0}}
+                    "check": {"ok": True, "missing": [], "ligatures": 0, "undecodable": 0,
+                              "outside": []}}
     assert render(tmp_path, str(source), "--format", "docx", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["format"], data["check"]) == ("docx", None)

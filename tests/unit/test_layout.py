@@ -85,7 +85,6 @@ NOT_YET_NAMED = {
     "jobtracker/proposals/answer.py": "tests/unit/test_tasks_answer.py",
     "jobtracker/proposals/source.py": "tests/integration/test_postings_probe.py",
     "jobtracker/render/__init__.py": "tests/unit/test_render_build.py",
-    "jobtracker/render/check.py": "tests/unit/test_render_build.py",
     "jobtracker/render/document.py": "tests/unit/test_render_build.py",
     "jobtracker/render/jsonresume.py": "tests/unit/test_render_build.py",
     "jobtracker/render/markdown.py": "tests/unit/test_render_build.py",
