@@ -119,8 +119,8 @@ def _glyphless(document: Document, theme: Theme, paper: str) -> list[str]:
     """The characters of the document's text (the model's, not the source's: a mark
     the reading removed is no longer there) the theme's fonts have no glyph for: a
     probe document holding each non-ASCII character once, read back."""
-    chars = sorted({ch for ch in characters(document)
-                    if ord(ch) > 127 and not ch.isspace() and ch != "\ufffd"})
+    chars = list(dict.fromkeys(ch for ch in characters(document)     # in reading order
+                               if ord(ch) > 127 and not ch.isspace() and ch != "\ufffd"))
     probe = Document(blocks=(Paragraph(tuple(Span(f"{ch} ") for ch in chars), 1),))
     extracted, _ = check.extract(pdf.typeset(probe, theme, paper).pdf)
     return [ch for ch in chars if ch not in extracted]

@@ -86,7 +86,6 @@ NOT_YET_NAMED = {
     "jobtracker/proposals/source.py": "tests/integration/test_postings_probe.py",
     "jobtracker/render/__init__.py": "tests/unit/test_render_build.py",
     "jobtracker/render/document.py": "tests/unit/test_render_build.py",
-    "jobtracker/render/jsonresume.py": "tests/unit/test_render_build.py",
     "jobtracker/render/markdown.py": "tests/unit/test_render_build.py",
     "jobtracker/render/pdf.py": "tests/unit/test_render_build.py",
     "jobtracker/render/themes.py": "tests/unit/test_render_build.py",
