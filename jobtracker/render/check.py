@@ -108,6 +108,7 @@ def _widths(font: Any, cache: dict[int, dict[str, float]]) -> dict[str, float]:
         cmap = parsed.character_map or {}
         found = {cmap.get(code, code): width for code, width in parsed.character_widths.items()}
         found["\0default"] = parsed.character_widths.get("default", 500.0)
+        found["\0widest"] = max(found.values())
         cache[id(font)] = found
     return found
 
@@ -137,9 +138,12 @@ def read(pdf: bytes) -> Layer:
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 widths = _widths(font, fonts)
-                default = widths["\0default"]
-                advance = sum(widths.get(ch, default) for ch in text.rstrip().replace("\n", ""))
-                end = x + advance * size / 1000 * (tm[0] * cm[0] + tm[1] * cm[2])
+                scale = size / 1000 * (tm[0] * cm[0] + tm[1] * cm[2])
+                end = x + len(text) * widths["\0widest"] * scale
+                if end > right + EDGE_SLACK:     # it might reach the edge: measure it
+                    default = widths["\0default"]
+                    run = text.rstrip().replace("\n", "")
+                    end = x + sum(widths.get(ch, default) for ch in run) * scale
                 edge = ("right" if end > right + EDGE_SLACK else
                         "left" if x < left - EDGE_SLACK else
                         "bottom" if y < bottom - EDGE_SLACK else
