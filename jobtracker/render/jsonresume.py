@@ -157,8 +157,9 @@ def _entry(title_parts: list[str], dates: str, url: str = "") -> str:
     return f"### {title}" if title else ""
 
 
-# A line of a text that is a list item: "- x", "* x", "• x", "1. x", "2) x".
-_BULLET = re.compile(r"^\s*(?:([-*+•·▪◦‣])|(\d{1,3})[.)])\s+(\S.*)$")
+# A line of a text that is a list item: "- x", "* x", "• x", "1. x", "2) x"; a bullet
+# character that is only ever a bullet may touch its text ("•Integrated ...").
+_BULLET = re.compile(r"^\s*(?:[•▪◦‣●]\s*|[-*+·]\s+|(?:(\d{1,3})[.)])\s+)(\S.*)$")
 
 
 def _prose(text: str) -> list[str]:
@@ -178,7 +179,7 @@ def _prose(text: str) -> list[str]:
         found = _BULLET.match(line) if len(lines) > 1 else None
         if found:
             flush()
-            number, words = found.group(2), found.group(3)
+            number, words = found.group(1), found.group(2)
             marker = f"{int(number)}." if number else "-"
             out.append(f"{marker} {guard(escape(words))}")
         elif not line.strip():

@@ -23,7 +23,7 @@ from jobtracker.render.themes import find_theme
 
 REAL = Path(__file__).parents[1] / "fixtures" / "real" / "resumes"
 RENDERED = ["official-sample.json", "pre1-architect-en.json", "coach-fr.json",
-            "fullstack-de.json"]
+            "fullstack-de.json", "typed-lists.json"]
 THEMES, PAPERS = ("classic", "compact"), ("a4", "us-letter")
 EXTRACTORS = ("pypdf", "pdfminer", "pdftotext")
 

@@ -138,7 +138,8 @@ def test_a_number_longer_than_a_resume_has_is_one_line_error_naming_its_line() -
 
 
 @pytest.mark.parametrize("name", ["official-sample.json", "pre1-architect-en.json",
-                                  "coach-fr.json", "fullstack-de.json", "frontend-zh.json"])
+                                  "coach-fr.json", "fullstack-de.json", "frontend-zh.json",
+                                  "typed-lists.json"])
 def test_every_real_resume_imports_with_each_section_and_its_entries(name: str) -> None:
     data = json.loads((REAL / name).read_text())
     doc = markdown.read(jsonresume.import_text((REAL / name).read_text()).markdown)
@@ -151,3 +152,12 @@ def test_every_real_resume_imports_with_each_section_and_its_entries(name: str) 
     assert len(entries) == sum(len(data.get(k) or []) for k in
                                ("work", "volunteer", "projects", "education", "awards",
                                 "certificates", "publications"))
+
+
+def test_real_bullet_lists_typed_in_summaries_become_lists() -> None:
+    imported = real("typed-lists.json")
+    found = lists(imported.markdown)
+    assert [len(items) for items in found] == [3, 3, 2]
+    assert found[1][2] == ("Integrated Gemini API for personalized recommendations based on "
+                           "user skills and resources.")
+    assert found[0][0].startswith("Built REST APIs in Go") and "•" not in imported.markdown
