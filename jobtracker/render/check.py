@@ -104,11 +104,15 @@ def _widths(font: Any, cache: dict[int, dict[str, float]]) -> dict[str, float]:
     stands for."""
     found = cache.get(id(font))
     if found is None:
-        parsed = Font.from_font_resource(font)
-        cmap = parsed.character_map or {}
-        found = {cmap.get(code, code): width for code, width in parsed.character_widths.items()}
-        found["\0default"] = parsed.character_widths.get("default", 500.0)
-        found["\0widest"] = max(found.values())
+        try:
+            parsed = Font.from_font_resource(font)
+            cmap = parsed.character_map or {}
+            found = {cmap.get(code, code): float(width)
+                     for code, width in parsed.character_widths.items()}
+            found["\0default"] = float(parsed.character_widths.get("default", 500.0))
+            found["\0widest"] = max(found.values())
+        except Exception:          # a font pypdf cannot measure is not measured
+            found = {}
         cache[id(font)] = found
     return found
 
@@ -138,6 +142,8 @@ def read(pdf: bytes) -> Layer:
                 x = tm[4] * cm[0] + tm[5] * cm[2] + cm[4]
                 y = tm[4] * cm[1] + tm[5] * cm[3] + cm[5]
                 widths = _widths(font, fonts)
+                if not widths:
+                    return
                 scale = size / 1000 * (tm[0] * cm[0] + tm[1] * cm[2])
                 end = x + len(text) * widths["\0widest"] * scale
                 if end > right + EDGE_SLACK:     # it might reach the edge: measure it
