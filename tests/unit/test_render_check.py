@@ -104,3 +104,13 @@ def test_render_and_prepare_word_a_failed_check_the_same_way() -> None:
     line = Rendered("resume.pdf", "pdf", built.data, built.pages, built.check).line()
     assert check.problems(built.check, "resume.md", most=3) in line
     assert line.startswith("✗ resume.pdf (1 page): read back, resume.md:5: 'Kubernetes,")
+
+
+def test_a_font_pypdf_cannot_measure_is_left_out_of_the_page_bounds_test(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    def cannot(_font: object) -> None:
+        raise KeyError("/W")
+
+    monkeypatch.setattr(check.Font, "from_font_resource", cannot)
+    built = pdf_of(f"# Jane\n\n## Skills\n\n- Keywords: {KEYWORDS}\n")
+    assert built.check is not None and built.check.outside == [] and built.check.missing == []
