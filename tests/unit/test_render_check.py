@@ -108,9 +108,11 @@ def test_render_and_prepare_word_a_failed_check_the_same_way() -> None:
 
 def test_a_font_pypdf_cannot_measure_is_left_out_of_the_page_bounds_test(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def cannot(_font: object) -> None:
-        raise KeyError("/W")
+    class Unmeasurable:
+        @staticmethod
+        def from_font_resource(_font: object) -> None:
+            raise KeyError("/W")
 
-    monkeypatch.setattr(check.Font, "from_font_resource", cannot)
+    monkeypatch.setattr(check, "Font", Unmeasurable)   # only the check's own measuring
     built = pdf_of(f"# Jane\n\n## Skills\n\n- Keywords: {KEYWORDS}\n")
     assert built.check is not None and built.check.outside == [] and built.check.missing == []
