@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import urlsplit
 
+from jobtracker.render import settings as render_settings
 from jobtracker.render import themes
 from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
@@ -593,6 +594,7 @@ class RenderConfig:
     paper: str = themes.DEFAULT_PAPER
     formats: tuple[str, ...] = ("pdf",)
     home: Path | None = None          # where a relative theme path starts
+    dates: render_settings.DateStyle = field(default_factory=render_settings.DateStyle)
 
     def find_theme(self) -> themes.Theme:
         return themes.find_theme(self.theme, self.home)
@@ -602,7 +604,7 @@ RENDER_FORMATS = ("pdf", "docx")
 
 
 def _load_render(doc: Document, value: Any) -> RenderConfig:
-    raw = _mapping(doc, value, "render", allowed=("theme", "paper", "formats"))
+    raw = _mapping(doc, value, "render", allowed=("theme", "paper", "formats", "dates"))
     home = doc.path.parent
     theme = _str(doc, raw.get("theme", themes.DEFAULT_THEME), "render", "theme").strip()
     try:
@@ -615,7 +617,8 @@ def _load_render(doc: Document, value: Any) -> RenderConfig:
                         "render", "paper")
     formats = _str_list(doc, raw.get("formats", ["pdf"]), "render", "formats",
                         check=lambda v: v in RENDER_FORMATS, expected=", ".join(RENDER_FORMATS))
-    return RenderConfig(theme, paper, tuple(dict.fromkeys(formats)), home)
+    return RenderConfig(theme, paper, tuple(dict.fromkeys(formats)), home,
+                        render_settings.load_dates(doc, raw.get("dates"), "render", "dates"))
 
 
 # --- config.yaml: alerts ------------------------------------------------------------

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from importlib import resources
 from pathlib import Path
 
 from jobtracker import files
@@ -24,7 +25,8 @@ from jobtracker.cli.base import (
     command,
     print_json,
 )
-from jobtracker.render import build, jsonresume
+from jobtracker.render import build, check, jsonresume
+from jobtracker.render.settings import DateStyle
 from jobtracker.render.themes import Theme, ThemeError, find_theme
 from jobtracker.workspace import Workspace
 
@@ -72,25 +74,20 @@ def _summary(built: build.Built, output: Path, theme: Theme, paper: str) -> str:
             "and contact detail is in its text layer, in order, with no ligatures")
 
 
-def _failed_check(built: build.Built, output: Path) -> str:
-    result = built.check
-    assert result is not None
-    parts = []
-    if result.missing:
-        shown = "; ".join(repr(m[:80]) for m in result.missing[:5])
-        more = f" and {len(result.missing) - 5} more" if len(result.missing) > 5 else ""
-        parts.append(f"missing from its text layer (or out of order): {shown}{more}")
-    if result.ligatures:
-        parts.append(f"{result.ligatures} ligature code point(s) (U+FB00-U+FB06) in its text")
-    if result.undecodable:
-        parts.append(f"{result.undecodable} glyph(s) with no text behind them")
-    return f"{output} was written, but the read-back check failed: " + "; ".join(parts)
+def _failed_check(built: build.Built, output: Path, source: Path) -> str:
+    assert built.check is not None
+    return (f"{output} was written, but the read-back check failed: "
+            f"{check.problems(built.check, str(source))}")
 
 
 @command("render", "render a Markdown resume or letter as PDF or DOCX, read back "
          "(no model, no browser)", _configure_render, creates_workspace=True)
 def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
     source = Path(args.file)
+    if source.suffix.lower() == ".json":
+        return _fail(f"{source} is a JSON Resume, not a Markdown document: "
+                     f"`jobtracker resume import {source}` writes resume.md from it, "
+                     "then render that")
     fmt = args.format or "pdf"
     output = Path(args.output) if args.output else build.default_output(source, fmt)
     try:
@@ -113,7 +110,7 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
                     "pages": built.pages if built.check else None,
                     "check": built.check.to_json() if built.check else None})
     if not built.ok:
-        print(f"jobtracker: {_failed_check(built, output)}", file=sys.stderr)
+        print(f"jobtracker: {_failed_check(built, output, source)}", file=sys.stderr)
         return EXIT_ALL_FAILED
     if not args.json:
         print(_summary(built, output, theme, paper))
@@ -123,7 +120,8 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
 def _configure_resume(parser: argparse.ArgumentParser) -> None:
     actions = parser.add_subparsers(dest="action", metavar="ACTION", required=True)
     child = actions.add_parser("import", help="write resume.md from a JSON Resume (1.0) file; "
-                                              "an existing resume.md is never overwritten")
+                                              "an existing resume.md is never overwritten "
+                                              "(init's untouched placeholder is replaced)")
     child.add_argument("file", metavar="FILE.json", help="a JSON Resume document")
     add_home(child, top=False)
 
@@ -134,22 +132,45 @@ def cmd_resume(args: argparse.Namespace, ws: Workspace) -> int:
     source = Path(args.file)
     try:
         text = _read_source(source)
-        markdown = jsonresume.from_json_text(text)
+        imported = jsonresume.import_text(text, _date_style(ws))
     except build.BadInput as exc:
         return _fail(str(exc))
     except jsonresume.ResumeImportError as exc:
         return _fail(f"{source}: {exc}")
     target = ws / RESUME
-    kept = target.exists()
+    placeholder = target.exists() and _is_placeholder(target)
+    kept = target.exists() and not placeholder
     if kept:
         target = target.with_name(RESUME + ".new")
     try:
-        files.write_atomic(target, markdown)
+        files.write_atomic(target, imported.markdown)
     except OSError as exc:
         return _fail(f"cannot write {target}: {exc.strerror or exc}")
+    if imported.legacy:
+        print(f"{source}: {imported.legacy_line()}")
     if kept:
         print(f"{ws / RESUME} exists and is kept as it is; the imported resume is {target} "
               f"(compare the two, then move it over {RESUME} if you want it)")
+    elif placeholder:
+        print(f"wrote {target} from {source}, in place of the placeholder `init` wrote "
+              f"(untouched); `jobtracker render {target}` shows it as a PDF")
     else:
         print(f"wrote {target} from {source}; `jobtracker render {target}` shows it as a PDF")
     return EXIT_OK
+
+
+def _date_style(ws: Workspace) -> DateStyle:
+    """config.yaml's `render.dates` when the workspace has a config.yaml, else English."""
+    if not (ws / "config.yaml").exists():
+        return DateStyle()
+    return ws.config().render.dates
+
+
+def _is_placeholder(path: Path) -> bool:
+    """Whether `path` is still exactly the resume.md `init` wrote."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return False
+    return text == resources.files("jobtracker.templates").joinpath(RESUME).read_text(
+        encoding="utf-8")

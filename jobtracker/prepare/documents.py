@@ -4,8 +4,9 @@ For each format `render.formats` names (config.yaml; PDF by default), the packet
 `resume.md` becomes `resume.pdf` / `resume.docx`, and an accepted letter
 `letter.pdf` / `letter.docx` (jobtracker/render/). Every PDF is read back before
 it goes into a packet, and the result is said in `answers.md` and `answers.json`.
-A document that cannot be rendered (a character no font has, a theme that errs) is
-not written, and says why; a format no longer named, or a letter no longer
+A document that cannot be rendered (a character no font has, a theme that errs, a
+writer that refuses it) is not written, and says why: that is the document's
+result, never an error out of `prepare`; a format no longer named, or a letter no longer
 accepted, leaves no file behind (unless the user edited it).
 
 Most picks share the master resume: each distinct text is rendered once per
@@ -54,20 +55,12 @@ class Rendered:
         if self.check.ok:
             return (f"✓ {self.name} ({pages}): read back, every heading, list item and "
                     "contact detail is in its text, in order, with no ligatures")
-        return f"✗ {self.name} ({pages}): read back, {problems(self.check)}"
+        source = self.name.rsplit(".", 1)[0] + ".md"
+        return f"✗ {self.name} ({pages}): read back, {problems(self.check, source)}"
 
 
-def problems(result: check.Check) -> str:
-    parts = []
-    if result.missing:
-        shown = "; ".join(repr(m[:60]) for m in result.missing[:3])
-        more = f" and {len(result.missing) - 3} more" if len(result.missing) > 3 else ""
-        parts.append(f"missing from its text: {shown}{more}")
-    if result.ligatures:
-        parts.append(f"{result.ligatures} ligature code point(s)")
-    if result.undecodable:
-        parts.append(f"{result.undecodable} glyph(s) with no text")
-    return "; ".join(parts)
+def problems(result: check.Check, document: str = "resume.md") -> str:
+    return check.problems(result, document, most=3)
 
 
 class Documents:
@@ -103,6 +96,11 @@ class Documents:
             built = build.build(text, f"{stem}.md", fmt, theme, self.settings.paper)
         except build.BadInput as exc:
             return Rendered(name, fmt, error=str(exc))
+        except Exception as exc:
+            # A writer's own refusal (a third-party limit nobody foresaw) stops this
+            # document, never the packet, nor the other postings' packets.
+            return Rendered(name, fmt, error=f"{stem}.md could not be rendered: "
+                                             f"{type(exc).__name__}: {exc}")
         return Rendered(name, fmt, built.data, built.pages if built.check else None,
                         built.check)
 

@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from jobtracker.render.words import pieces
+
 BREAK = "\n"   # a span whose text is this is a line break inside its paragraph
 
 
@@ -25,9 +27,12 @@ class Span:
     code: bool = False
     link: str | None = None
 
-    def to_json(self) -> dict[str, Any]:
-        return {"text": self.text, "strong": self.strong, "emph": self.emph,
-                "code": self.code, "link": self.link}
+    def to_json(self) -> list[dict[str, Any]]:
+        """The span as the theme draws it: one JSON span per piece of its text, each
+        with `keep` ("" may break at its spaces, "whole" one line, "fit" one line,
+        shrunk if it must: jobtracker/render/words.py)."""
+        return [{"text": text, "strong": self.strong, "emph": self.emph, "code": self.code,
+                 "link": self.link, "keep": keep} for text, keep in pieces(self.text)]
 
 
 Spans = tuple[Span, ...]
@@ -87,6 +92,8 @@ class Document:
     name: Spans = ()
     contact: Spans = ()
     blocks: tuple[Block, ...] = field(default_factory=tuple)
+    name_line: int = 0          # the source lines of the name and the contact line
+    contact_line: int = 0
 
     @property
     def title(self) -> str:
@@ -110,7 +117,7 @@ class Document:
 
 
 def _spans(spans: Spans) -> list[dict[str, Any]]:
-    return [s.to_json() for s in spans]
+    return [piece for s in spans for piece in s.to_json()]
 
 
 def _block(block: Block) -> dict[str, Any]:
@@ -127,28 +134,59 @@ def _block(block: Block) -> dict[str, Any]:
     return {"kind": "rule"}
 
 
-def expected_text(document: Document) -> list[tuple[str, str]]:
-    """(what, text) for everything the read-back check must find, in reading order:
-    the name, each contact detail, every heading, paragraph and list item (an item's
-    own text; its nested items follow it). Code blocks are checked line by line."""
-    out: list[tuple[str, str]] = []
+@dataclass(frozen=True)
+class Piece:
+    """One piece of text the read-back check must find."""
+
+    what: str           # "name", "contact detail", "heading", "paragraph", ...
+    text: str
+    line: int = 0       # its line in the source document (0: not known)
+    level: int = 0      # a heading's level
+
+
+def expected_text(document: Document) -> list[Piece]:
+    """Everything the read-back check must find, in reading order: the name, each
+    contact detail, every heading, paragraph and list item (an item's own text; its
+    nested items follow it). Code blocks are checked line by line."""
+    out: list[Piece] = []
     if document.name:
-        out.append(("name", document.title))
-    out += [("contact detail", detail) for detail in document.contact_details]
+        out.append(Piece("name", document.title, document.name_line, 1))
+    out += [Piece("contact detail", detail, document.contact_line)
+            for detail in document.contact_details]
     _walk(document.blocks, out)
-    return [(what, text) for what, text in out if text]
+    return [piece for piece in out if piece.text]
 
 
-def _walk(blocks: tuple[Block, ...], out: list[tuple[str, str]]) -> None:
+def _walk(blocks: tuple[Block, ...], out: list[Piece]) -> None:
     for block in blocks:
         if isinstance(block, Heading):
-            out.append(("heading", plain(block.spans)))
+            out.append(Piece("heading", plain(block.spans), block.line, block.level))
         elif isinstance(block, Paragraph):
-            out.append(("paragraph", plain(block.spans)))
+            out.append(Piece("paragraph", plain(block.spans), block.line))
         elif isinstance(block, ListBlock):
             for item in block.items:
-                out.append(("list item", plain(item.spans)))
+                out.append(Piece("list item", plain(item.spans), item.line))
                 _walk(item.blocks, out)
         elif isinstance(block, Code):
-            out += [("code line", " ".join(line.split()))
-                    for line in block.text.splitlines() if line.strip()]
+            out += [Piece("code line", " ".join(text.split()), block.line + number)
+                    for number, text in enumerate(block.text.splitlines(), 1) if text.strip()]
+
+
+def characters(document: Document) -> str:
+    """Every character of the document's text (for the glyph lookup and the count of
+    replacement characters the document holds itself)."""
+    parts = [s.text for s in document.name + document.contact]
+    _texts(document.blocks, parts)
+    return "".join(parts)
+
+
+def _texts(blocks: tuple[Block, ...], out: list[str]) -> None:
+    for block in blocks:
+        if isinstance(block, Heading | Paragraph):
+            out += [s.text for s in block.spans]
+        elif isinstance(block, ListBlock):
+            for item in block.items:
+                out += [s.text for s in item.spans]
+                _texts(item.blocks, out)
+        elif isinstance(block, Code):
+            out.append(block.text)

@@ -43,6 +43,7 @@ MAX_LIST_DEPTH = 6
 SHORT_LINE = 40            # a paragraph of lines all shorter than this keeps its breaks
 MAX_CONTACT_CHARS = 400     # a longer paragraph after the name is prose, not a contact line
 LINK_SCHEMES = ("http://", "https://", "mailto:", "tel:")
+MAX_LINK = 2048            # characters of a link's address (Typst refuses one past 8 KB)
 _LIGATURES = {chr(c): unicodedata.normalize("NFKC", chr(c)) for c in range(0xFB00, 0xFB07)}
 # Variation selectors only ask for a glyph's look (text or emoji); they have no
 # glyph of their own and no text in a PDF's text layer.
@@ -112,7 +113,12 @@ def _spans(inline: Token) -> Spans:
         elif kind == "em_close":
             emph -= 1
         elif kind == "link_open":
-            links.append(_href(child))
+            href = _href(child)
+            if href is not None and len(href) > MAX_LINK:
+                raise MarkdownError(_line(inline), f"a link of {len(href):,} characters is "
+                                    f"longer than a document's link may be (at most "
+                                    f"{MAX_LINK:,}); shorten it")
+            links.append(href)
         elif kind == "link_close" and links:
             links.pop()
         elif kind == "image":
@@ -241,14 +247,18 @@ def _shape(blocks: list[Block]) -> Document:
     line; every other heading keeps its rank as a section (2) or an entry (3, 4)."""
     name: Spans = ()
     contact: Spans = ()
+    name_line = contact_line = 0
     if blocks and isinstance(blocks[0], Heading) and blocks[0].level == 1:
+        name_line = blocks[0].line
         name = blocks.pop(0).spans
         if blocks and isinstance(blocks[0], Paragraph) and \
                 len("".join(s.text for s in blocks[0].spans)) <= MAX_CONTACT_CHARS:
+            contact_line = blocks[0].line
             contact = blocks.pop(0).spans
     shaped = [Heading(min(max(b.level, 2), 4), b.spans, b.line) if isinstance(b, Heading) else b
               for b in blocks]
-    return Document(name, contact, tuple(b for b in shaped if not _blank(b)))
+    return Document(name, contact, tuple(b for b in shaped if not _blank(b)), name_line,
+                    contact_line)
 
 
 def _blank(block: Block) -> bool:

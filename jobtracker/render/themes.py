@@ -17,6 +17,8 @@ from pathlib import Path
 BUILT_IN = ("classic", "compact")
 PAPERS = ("a4", "us-letter")
 DEFAULT_THEME, DEFAULT_PAPER = "classic", "a4"
+# What each built-in theme's own transforms are: classic sets section titles in capitals.
+UPPER_CASE_LEVELS: dict[str, tuple[int, ...]] = {"classic": (2,), "compact": ()}
 
 
 class ThemeError(ValueError):
@@ -28,6 +30,12 @@ class Theme:
     name: str          # the built-in name, or the path as given
     path: Path         # the .typ file
     built_in: bool
+
+    @property
+    def upper(self) -> tuple[int, ...] | None:
+        """The heading levels the theme sets in capitals (the read-back check looks for
+        them so); None for a theme of the user's own, which may set any in capitals."""
+        return UPPER_CASE_LEVELS.get(self.name) if self.built_in else None
 
     @property
     def fonts(self) -> Path | None:

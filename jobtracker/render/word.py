@@ -58,6 +58,19 @@ WORD_STYLES = {"classic": WordStyle(11, 20), "compact": WordStyle(10, 14)}
 PAPER_MM = {"a4": (210, 297), "us-letter": (215.9, 279.4)}
 
 
+MAX_PROPERTY = 255         # python-docx's limit for a core property (title, author)
+
+
+def field_text(text: str, limit: int = MAX_PROPERTY) -> str:
+    """`text` as a core property takes it: at most `limit` characters, cut at a space
+    when it must be cut, with "…" to say so."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > limit // 2 else cut).rstrip() + "…"
+
+
 def _run_props(run: object, span: Span) -> None:
     run.bold = span.strong or None            # type: ignore[attr-defined]
     run.italic = span.emph or None            # type: ignore[attr-defined]
@@ -133,7 +146,8 @@ class _Writer:
             contact.alignment = WD_ALIGN_PARAGRAPH.CENTER
         self.blocks(document.blocks, 0)
         props = self.doc.core_properties
-        props.title = props.author = props.last_modified_by = document.title
+        # python-docx refuses a core property longer than 255 characters (ValueError).
+        props.title = props.author = props.last_modified_by = field_text(document.title)
         props.created = props.modified = TIMESTAMP.replace(tzinfo=None)
         props.revision = 1
 

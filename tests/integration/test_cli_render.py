@@ -51,7 +51,8 @@ def test_render_json_is_one_object_as_the_contract_says(
                   "compact", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert data == {"output": str(tmp_path / "out.pdf"), "format": "pdf", "pages": 1,
-                    "check": {"ok": True, "missing": [], "ligatures": 0, "undecodable": 0}}
+                    "check": {"ok": True, "missing": [], "ligatures": 0, "undecodable": 0,
+                              "outside": []}}
     assert render(tmp_path, str(source), "--format", "docx", "--json") == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["format"], data["check"]) == ("docx", None)
@@ -119,18 +120,22 @@ def test_config_render_theme_and_paper_are_used_and_checked(
     assert "config.yaml:2: render.paper: unknown paper 'legal'" in capsys.readouterr().err
 
 
-def test_resume_import_writes_resume_md_and_never_overwrites_it(
+def test_resume_import_replaces_inits_placeholder_and_never_overwrites_a_resume(
         ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     source = tmp_path / "resume.json"
     source.write_text(json.dumps(JSON_RESUME))
-    before = (ws.home / "resume.md").read_text()       # init's template
+    # Right after `init`, resume.md is the untouched placeholder: it is replaced.
+    assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert "in place of the placeholder `init` wrote" in out and ".new" not in out
+    imported = (ws.home / "resume.md").read_text()
+    assert imported.startswith("# Ada \\*Lovelace\\*")
+    # Any other resume.md — this one, or the placeholder with one character changed —
+    # is kept, and the import goes beside it.
     assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
     out = capsys.readouterr().out
     assert "exists and is kept" in out and "resume.md.new" in out
-    assert (ws.home / "resume.md").read_text() == before
-    (ws.home / "resume.md").unlink()
-    assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
-    imported = (ws.home / "resume.md").read_text()
+    assert (ws.home / "resume.md").read_text() == imported
     assert imported == (ws.home / "resume.md.new").read_text()
     doc = markdown.read(imported)
     assert doc.title == "Ada *Lovelace*", "the name's asterisks are text"
@@ -143,12 +148,72 @@ def test_resume_import_writes_resume_md_and_never_overwrites_it(
     assert cli.main(["--home", str(ws.home), "render", str(ws.home / "resume.md")]) == 0
 
 
+def test_resume_import_keeps_a_placeholder_the_user_touched(
+        ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "resume.json"
+    source.write_text(json.dumps(JSON_RESUME))
+    touched = (ws.home / "resume.md").read_text() + "\n- One line of my own.\n"
+    (ws.home / "resume.md").write_text(touched)
+    assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
+    assert "exists and is kept" in capsys.readouterr().out
+    assert (ws.home / "resume.md").read_text() == touched
+    assert (ws.home / "resume.md.new").exists()
+
+
+def test_resume_import_of_a_pre_1_0_file_says_which_legacy_keys_it_read(
+        ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "resume.json"
+    source.write_text(json.dumps({
+        "basics": {"name": "Ada", "website": "https://ada.dev"},
+        "work": [{"company": "Engines", "position": "Programmer",
+                  "website": "https://engines.example"}],
+        "education": [{"institution": "Home", "gpa": "4.0"}]}))
+    assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
+    out = capsys.readouterr().out
+    assert (f"{source}: read keys of the pre-1.0 JSON Resume schema: basics.website (as url), "
+            "education[].gpa (as score), work[].company (as name), work[].website (as url)"
+            ) in out
+    text = (ws.home / "resume.md").read_text()
+    assert "[ada.dev](https://ada.dev)" in text and "Engines — Programmer" in text
+    assert "[engines.example](https://engines.example)" in text and "Score: 4.0" in text
+
+
+def test_render_of_a_json_resume_points_at_resume_import(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "resume.json"
+    source.write_text(json.dumps(JSON_RESUME))
+    assert render(tmp_path, str(source)) == 2
+    err = capsys.readouterr().err
+    assert f"{source} is a JSON Resume" in err
+    assert f"`jobtracker resume import {source}`" in err
+    assert not (tmp_path / "resume.pdf").exists()
+
+
+def test_a_clipped_line_is_exit_1_naming_its_line_and_the_file_is_written(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    words = ",".join(["Kubernetes", "Terraform", "PostgreSQL", "Elasticsearch", "RabbitMQ",
+                      "Prometheus", "Grafana", "MongoDB"] * 3)
+    source = tmp_path / "cv.md"
+    source.write_text(f"# Jane\n\n## Skills\n\n- Keywords: {words}\n")
+    assert render(tmp_path, str(source)) == 1
+    err = capsys.readouterr().err
+    assert f"{tmp_path / 'cv.pdf'} was written, but the read-back check failed: " in err
+    assert f"{source}:5: 'Kubernetes,Terraform," in err
+    assert "runs off the right edge of page 1" in err
+    assert (tmp_path / "cv.pdf").exists()
+
+
 @pytest.mark.parametrize(("content", "message"), [
     ("{not json", "line 1: not JSON"),
     ("[1, 2]", "must be a JSON object"),
     ('{"work": {"name": "x"}}', "work: must be a list"),
     ('{"work": [{"highlights": "one"}]}', "work[0].highlights: must be a list of text"),
     ('{"basics": {"location": "London"}}', "basics.location: must be an object"),
+    ("[" * 5000 + "]" * 5000, "nested deeper than a resume is (at most 40 levels"),
+    ('{"basics": {"name": "x"}, "awards": ' + "[" * 60 + "]" * 60 + "}",
+     "nested deeper than a resume is"),
+    ('{"basics": {"name": "Ada"},\n "score": ' + "9" * 100_000 + "}",
+     "line 2: a number of 100,000 characters is not a resume's (at most 40)"),
 ])
 def test_resume_import_of_a_bad_file_is_exit_2_naming_the_field(
         ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str,
@@ -166,3 +231,17 @@ def test_escaped_values_read_back_as_the_same_text() -> None:
                   "2) paren"]:
         (block,) = markdown.read(jsonresume.guard(jsonresume.escape(value))).blocks
         assert plain(block.spans) == value
+
+
+def test_resume_import_writes_dates_in_config_yamls_words(
+        ws: Workspace, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (ws.home / "config.yaml").write_text(
+        "render:\n  dates: {months: long, present: heute}\n")
+    source = tmp_path / "resume.json"
+    source.write_text(json.dumps({"basics": {"name": "Ada"}, "work": [
+        {"name": "Engines", "startDate": "2011-06-01"},
+        {"name": "Mill", "startDate": "2009-03", "endDate": "2011-05-31"}]}))
+    assert cli.main(["--home", str(ws.home), "resume", "import", str(source)]) == 0
+    text = (ws.home / "resume.md").read_text()
+    assert "### Engines (June 2011 – heute)" in text
+    assert "### Mill (March 2009 – May 2011)" in text

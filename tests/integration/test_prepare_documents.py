@@ -85,7 +85,7 @@ def test_a_packet_carries_the_documents_render_formats_names_read_back(
     assert resume["files"] == ["resume.pdf", "resume.docx", "resume.md"]
     assert [d["file"] for d in data["documents"]] == ["resume.pdf", "resume.docx"]
     assert data["documents"][0]["check"] == {"ok": True, "missing": [], "ligatures": 0,
-                                             "undecodable": 0}
+                                             "undecodable": 0, "outside": []}
     assert "✓ resume.pdf (1 page): read back" in (folder / "answers.md").read_text()
 
 
@@ -157,3 +157,35 @@ def test_docx_links_resolve_to_their_addresses(tmp_path: Path) -> None:
     styles = [p.style.name for p in document.paragraphs]
     assert styles[:2] == ["Title", "Normal"] and "Heading 1" in styles
     assert "List Bullet" in styles
+
+
+def test_a_name_past_docxs_field_limit_still_gives_every_packet_its_documents(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    # python-docx refuses a core property (title, author) over 255 characters.
+    name = "Ada " + "Augusta King Countess of Lovelace " * 9
+    (home.home / "resume.md").write_text(RESUME.replace("Ada Lovelace", name.strip()))
+    folder = prepare(home, capsys)
+    made = docx.Document(folder / "resume.docx")
+    title = made.core_properties.title
+    assert len(title) <= 255 and title.endswith("…") and name.startswith(title[:-1])
+    assert made.paragraphs[0].text == name.strip(), "the page itself keeps the whole name"
+    assert (folder / "resume.pdf").exists()
+
+
+def test_a_writer_that_fails_is_that_documents_result_not_an_error_out_of_prepare(
+        home: Workspace, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from jobtracker.render import word
+
+    def refuses(*_args: object) -> bytes:
+        raise ValueError("a limit nobody foresaw")
+
+    monkeypatch.setattr(word, "word", refuses)
+    # The packet is made (a failed document may make the command's exit 1, §20).
+    assert cli.main(["--home", str(home.home), "prepare", "--json"]) in (0, 1)
+    (item,) = json.loads(capsys.readouterr().out)
+    folder = home.home / item["path"]
+    assert (folder / "resume.pdf").exists() and not (folder / "resume.docx").exists()
+    answers = (folder / "answers.md").read_text()
+    assert ("✗ resume.docx: not rendered: resume.md could not be rendered: ValueError: "
+            "a limit nobody foresaw") in answers

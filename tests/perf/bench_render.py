@@ -9,6 +9,9 @@ rendering adds < 60 MB to RSS. Also prints what the rendering wheels take on dis
   resume.docx (render.formats: [pdf, docx]); once with every posting on the master
   resume (rendered once, written 20 times), once with a tailored resume per posting
   (an accepted edit each: 20 renders), in process.
+- read back: the check's reading of the sample PDF (text, and each run's position
+  and width) against pypdf's plain extraction of the same PDF, measured in the same
+  run: the ratio is what the page-bounds test costs.
 - RSS: a fresh interpreter's resident memory before importing the renderer, and
   after rendering and reading back 20 resumes (VmRSS from /proc/self/status).
 
@@ -97,6 +100,27 @@ def bench_render() -> tuple[Timer, list[Timer]]:
     return cold, warm
 
 
+def bench_read_back() -> tuple[float, float]:
+    """CPU seconds (median of 20) of reading the sample's PDF back as the check does
+    (text, and every run's position and width for the page-bounds test) and, as the
+    baseline measured in the same run, of pypdf's plain extraction of the same PDF."""
+    import pypdf
+
+    from jobtracker.render import build, check
+    from jobtracker.render.themes import find_theme
+
+    data = build.build(RESUME, "cv.md", "pdf", find_theme("classic"), "a4").data
+    checked, plain = [], []
+    for _ in range(20):
+        with Timer() as one:
+            check.read(data)
+        checked.append(one.cpu)
+        with Timer() as one:
+            [page.extract_text() for page in pypdf.PdfReader(io.BytesIO(data)).pages]
+        plain.append(one.cpu)
+    return statistics.median(checked), statistics.median(plain)
+
+
 def rss_added() -> tuple[float, float]:
     out = subprocess.run([sys.executable, "-c", RSS_PROBE.format(
         root=str(Path(__file__).resolve().parents[2]))], capture_output=True, text=True,
@@ -181,6 +205,10 @@ def main() -> None:
           f"{statistics.median(t.wall for t in warm) * 1000:.0f} ms wall median of 20 "
           f"({statistics.median(t.cpu for t in warm) * 1000:.0f} ms CPU), "
           f"max {max(t.wall for t in warm) * 1000:.0f} ms (target < 100 ms)")
+    checked, plain = bench_read_back()
+    print(f"read back with the page-bounds visitor: {checked * 1000:.0f} ms CPU, plain "
+          f"pypdf extraction (baseline, same run) {plain * 1000:.0f} ms CPU: ratio "
+          f"{checked / plain:.2f}")
     before, after = rss_added()
     print(f"RSS: {before:.0f} MB before the renderer, {after:.0f} MB after 20 renders: "
           f"+{after - before:.0f} MB (target < 60 MB)")

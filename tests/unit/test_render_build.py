@@ -8,6 +8,7 @@ clear BadInput naming the line, never a traceback."""
 from __future__ import annotations
 
 import io
+import re
 import sys
 
 import docx
@@ -77,7 +78,7 @@ def test_a_paragraph_of_short_lines_keeps_its_breaks_and_prose_flows() -> None:
 def test_lists_past_the_deepest_level_are_drawn_at_it_and_nothing_is_lost() -> None:
     source = "".join("  " * i + f"- level {i}\n" for i in range(8))
     doc = markdown.read(source)
-    texts = [t for what, t in expected_text(doc) if what == "list item"]
+    texts = [p.text for p in expected_text(doc) if p.what == "list item"]
     assert texts == [f"level {i}" for i in range(8)]
 
 
@@ -225,10 +226,22 @@ def test_a_theme_that_forgets_lists_fails_the_check_naming_the_bullets(tmp_path)
     assert built.check is not None and built.check.missing == ["Built a ledger", "Led a team"]
 
 
-@pytest.mark.slow
-def test_two_hundred_pages_render_correctly() -> None:
-    built = pdf_of(long_resume(300))
-    assert built.pages > 150 and built.check is not None and built.check.ok
+def test_forty_pages_render_and_read_back() -> None:
+    built = pdf_of(long_resume(50))
+    assert 25 < built.pages <= build.MAX_PAGES and built.check is not None and built.check.ok
+
+
+def test_past_forty_pages_is_bad_input_naming_the_line_page_41_starts_at() -> None:
+    paragraphs = [f"Paragraph {n}: " + "words that fill a page " * 30 for n in range(400)]
+    source = "# Jane\n\n" + "\n\n".join(paragraphs) + "\n"
+    with pytest.raises(build.BadInput) as caught:
+        pdf_of(source)
+    message = str(caught.value)
+    found = re.match(r"cv\.md:(\d+): (\d+) pages is not a resume or a letter \(at most 40; "
+                     r"page 41 starts at this line\)", message)
+    assert found, message
+    line = int(found.group(1))
+    assert source.split("\n")[line - 1].startswith("Paragraph ") and line > 150
 
 
 def test_a_letter_renders_and_is_read_back() -> None:
@@ -249,3 +262,37 @@ def test_hostile_inputs_never_raise_anything_but_bad_input() -> None:
             continue
         assert built.data.startswith(b"%PDF"), source[:20]
     assert sys.getrecursionlimit() >= 1000
+
+
+# --- limits of work, not bytes ------------------------------------------------------------
+
+def test_more_blocks_than_a_resume_has_is_bad_input_naming_the_line() -> None:
+    # 0.5 MB of list items took minutes as DOCX: the number of blocks is what costs.
+    # (Line 3004 holds the 3,001st block: the section heading and 3,000 items before it.)
+    source = "# Jane\n\n## Work\n\n" + "".join(f"- item {n}\n" for n in range(5000))
+    for fmt in ("pdf", "docx"):
+        with pytest.raises(build.BadInput, match=r"^cv\.md:3004: more than 3,000 headings"):
+            build.build(source, "cv.md", fmt, CLASSIC, "a4")
+
+
+def test_more_styled_runs_than_a_resume_has_is_bad_input_naming_the_line() -> None:
+    line = " ".join(f"**b{k}** *i{k}*" for k in range(40))
+    source = "# Jane\n\n" + "\n\n".join(line for _ in range(200)) + "\n"
+    with pytest.raises(build.BadInput, match=r"^cv\.md:\d+: more than 12,000 runs of bold"):
+        pdf_of(source)
+
+
+def test_a_render_past_its_deadline_is_stopped_with_a_message(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(build, "DEADLINE", 0.0)
+    with pytest.raises(build.BadInput, match=r"^cv\.md: rendering took \d+ s, longer than"):
+        pdf_of(RESUME)
+
+
+def test_a_docx_title_past_255_characters_is_cut_where_the_document_is_built() -> None:
+    name = "Jane " + "Developer of Things " * 20
+    built = build.build(f"# {name}\n\n- item\n", "cv.md", "docx", CLASSIC, "a4")
+    made = docx.Document(io.BytesIO(built.data))
+    assert len(made.core_properties.title) == len(made.core_properties.author) <= 255
+    assert made.core_properties.title.endswith("…")
+    assert made.paragraphs[0].text == name.strip()
