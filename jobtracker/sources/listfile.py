@@ -15,15 +15,13 @@ edited). Undoing such an accept writes the earlier text back whole.
 
 from __future__ import annotations
 
-import fcntl
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from jobtracker import files
 from jobtracker.config import Board, ConfigError, Sources, load_sources
 from jobtracker.sources import REGISTRY
 
@@ -86,48 +84,37 @@ def appended(text: str, item: str) -> str:
 
 def write_checked(path: Path, text: str, board: Board, *, listing: bool = True,
                   before: tuple[Board, ...] | None = None) -> None:
-    """Write `text` beside `path`, read it back as sources.yaml (it must list `board`, or
-    with `listing` false must not; with `before`, it must list those boards first,
+    """Read `text` back as the sources.yaml at `path` (it must list `board`, or with
+    `listing` false must not; with `before`, it must list those boards first,
     unchanged and in order, and only `board` after them), then replace `path`: a
     mistake never leaves a broken file, and an edit the loader would read otherwise (a
     second `boards:` it takes instead of the first) never loses a board."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        try:
-            boards = load_sources(Path(temporary), REGISTRY).boards
-        except ConfigError as exc:
-            raise ValueError(f"the edited file would not read back ({exc.message})") from None
-        if (listed(boards, board) is not None) != listing:
-            raise ValueError("the edited file does not list the new board" if listing
-                             else "the edited file still lists the board")
-        if before is not None and (tuple(boards[:len(before)]) != before
-                                   or len(boards) != len(before) + 1):
-            raise ValueError("the edit would not keep every board the file lists")
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        boards = load_sources(path, REGISTRY, text=text).boards
+    except ConfigError as exc:
+        raise ValueError(f"the edited file would not read back ({exc.message})") from None
+    if (listed(boards, board) is not None) != listing:
+        raise ValueError("the edited file does not list the new board" if listing
+                         else "the edited file still lists the board")
+    if before is not None and (tuple(boards[:len(before)]) != before
+                               or len(boards) != len(before) + 1):
+        raise ValueError("the edit would not keep every board the file lists")
+    _write(path, text)
 
 
 def write_holding(path: Path, text: str, holds: Callable[[Sources], bool]) -> None:
-    """Write `text` beside `path`, read it back as sources.yaml, and replace `path` only
-    when what it lists `holds` (ValueError otherwise, `path` untouched)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        if not holds(load_sources(Path(temporary), REGISTRY)):
-            raise ValueError("the edited file does not list what it should")
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    """Read `text` back as the sources.yaml at `path`, and replace `path` only when what
+    it lists `holds` (ValueError otherwise, `path` untouched). A reading error names
+    `path`, the user's file, with the line in the edited text."""
+    if not holds(load_sources(path, REGISTRY, text=text)):
+        raise ValueError("the edited file does not list what it should")
+    _write(path, text)
+
+
+def _write(path: Path, text: str) -> None:
+    """sources.yaml through the workspace's one writer: a link is followed and kept
+    (its target is written), its mode kept."""
+    files.write_workspace(path.parent, path, text, links=files.FOLLOW)
 
 
 _SECTION = re.compile(r"^(boards|feeds)\s*:\s*(.*?)\s*(#.*)?$")
@@ -172,14 +159,9 @@ def removed(text: str, section: str, index: int) -> str:
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
     """The lock for editing the sources.yaml at `path`: two appends at once each read
-    the file and replace it, and without it the later would drop the earlier's board.
-    flock, so a killed holder frees it."""
-    with open(path.parent / ".sources.yaml.lock", "a+", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    the file and replace it, and without it the later would drop the earlier's board."""
+    with files.locked(path.parent / ".sources.yaml.lock"):
+        yield
 
 
 def listed(boards: Iterable[Board], board: Board) -> Board | None:
@@ -189,12 +171,13 @@ def listed(boards: Iterable[Board], board: Board) -> Board | None:
 
 
 def read_text(path: Path) -> str:
-    """The file's text exactly as stored (line endings kept); '' when there is none."""
+    """The file's text exactly as stored (line endings kept); '' when there is none.
+    Through the workspace's one reader, a link followed: ConfigError for a FIFO, a
+    device, a folder or a file too large, never a read that hangs."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
+        return files.read_regular(path, follow_links=True) or ""
+    except files.FileRefused as exc:
+        raise ConfigError(path, exc.reason) from None
 
 
 def add_board(path: Path, board: Board) -> tuple[str, str]:
