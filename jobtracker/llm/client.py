@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import random as _random
 import time
@@ -30,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from jobtracker import secrets
+from jobtracker import jsonbound, secrets
 from jobtracker.config import LLMConfig
 from jobtracker.llm.answer import (
     Timings,
@@ -89,10 +88,7 @@ async def read_body(response: httpx.Response, limit: int) -> bytes:
 def loads(body: bytes | str) -> Any:
     """JSON from a server; ValueError for anything that is not (nested past the
     interpreter's recursion limit included: json raises RecursionError for that)."""
-    try:
-        return json.loads(body)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+    return jsonbound.loads(body)      # JSONRefused is a ValueError
 
 
 async def fetch_json(http: httpx.AsyncClient, method: str, url: str, *,

@@ -58,7 +58,10 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
                  home: Path | None) -> str | None:
     if home is None:
         return None
-    current = _read(proposal, home / PROFILE)
+    try:
+        current = _read(proposal, home / PROFILE)
+    except ProposalError as error:       # a FIFO, a device, a folder: said, not read
+        return one_line(str(error), 300)
     if text_hash(current) != proposal.payload.get("profile_hash"):
         return "profile.yaml changed since it was made"
     return None
@@ -113,10 +116,10 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
              field("rule", str(payload.get("rule") or "")),
              field("evidence", str(payload.get("evidence") or ""))]
     if home is not None:
-        current = _read(proposal, home / PROFILE)
         try:
+            current = _read(proposal, home / PROFILE)
             after = apply(current, Edit.from_json(payload["edit"]))
-        except (EditError, KeyError, TypeError) as error:
+        except (EditError, KeyError, TypeError, ProposalError) as error:
             lines += [blank(), Line("note", f"cannot be made in profile.yaml as it is: {error}")]
         else:
             lines += [blank(), *diff(current, after)]

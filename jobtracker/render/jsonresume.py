@@ -14,12 +14,12 @@ the wrong type is an `ImportError_` naming it.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
+from jobtracker import jsonbound
 from jobtracker.text import clean_text
 
 # Characters Markdown may read as markup anywhere in a line; a backslash makes each
@@ -299,7 +299,8 @@ def to_markdown(data: Any) -> str:
 
 def from_json_text(text: str) -> str:
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ResumeImportError(f"line {exc.lineno}: not JSON ({exc.msg})") from None
+        data = jsonbound.loads(text)
+    except jsonbound.JSONRefused as exc:
+        where = f"line {exc.lineno}: " if exc.lineno else ""
+        raise ResumeImportError(f"{where}not JSON ({exc.msg})") from None
     return to_markdown(data)

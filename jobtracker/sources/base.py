@@ -9,7 +9,6 @@ says which requests as a *plan*: a generator that yields `Request`s, is sent eac
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
@@ -18,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
+from jobtracker import jsonbound
 from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
@@ -227,8 +227,8 @@ def load_json(payload: bytes | str | Any) -> Any:
         payload = bytes(payload).decode("utf-8", "replace")
     if isinstance(payload, str):
         try:
-            return json.loads(payload)
-        except (ValueError, RecursionError) as exc:
+            return jsonbound.loads(payload)
+        except jsonbound.JSONRefused as exc:
             raise SourceError(f"malformed JSON: {exc}") from None
     return payload
 

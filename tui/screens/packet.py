@@ -11,7 +11,6 @@ literally (`tui.literal`), never read as markup.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,7 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
-from jobtracker import files
+from jobtracker import files, jsonbound
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.proposals import presentation
 from jobtracker.text import one_line
@@ -161,7 +160,7 @@ class PacketScreen(Screen[None]):
         self.folder = found.parent if found else None
         try:
             text = files.read_regular(found) if found else None
-            self.packet = json.loads(text) if text is not None else None
+            self.packet = jsonbound.loads(text) if text is not None else None
         except (files.FileRefused, ValueError) as exc:
             self.say(f"cannot read the packet: {exc}")
             return
