@@ -9,19 +9,23 @@ every board it listed is still there, unchanged and in order: a mistake never le
 a broken file or loses a board. Appends take a lock (`.sources.yaml.lock`), so two at
 once both land; a sources.yaml that is a symbolic link stays one (its target is
 edited). Undoing such an accept writes the earlier text back whole.
-`jobtracker sources remove` takes one entry's lines out the same way (`removed`,
-`write_holding`).
+`jobtracker sources remove` takes one entry out by the parser's marks (`removed`) and
+proves the result is the old data less exactly that entry (`write_holding` writes it).
 """
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
-from jobtracker import files
+import yaml
+
+from jobtracker import files, yamlfile
 from jobtracker.config import Board, ConfigError, Sources, load_sources
 from jobtracker.sources import REGISTRY
 
@@ -117,43 +121,98 @@ def _write(path: Path, text: str) -> None:
     files.write_workspace(path.parent, path, text, links=files.FOLLOW)
 
 
-_SECTION = re.compile(r"^(boards|feeds)\s*:\s*(.*?)\s*(#.*)?$")
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
-
-
 def removed(text: str, section: str, index: int) -> str:
     """`text` without item `index` of its top-level `section` list (`boards`, `feeds`):
-    the item's `- ` line and the lines indented under it (`jobtracker sources remove`).
-    Comments and blank lines around it stay. ValueError when the list is not one this
-    can edit (flow style on one line)."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines)
-                  if (m := _SECTION.match(line.rstrip("\r\n"))) and m.group(1) == section),
-                 None)
-    if start is None:
-        raise ValueError(f"no `{section}:` list found")
-    if _SECTION.match(lines[start].rstrip("\r\n")).group(2):
-        raise ValueError(f"`{section}` is written on one line (flow style); edit it by hand")
-    seen = -1
-    for i in range(start + 1, len(lines)):
-        line = lines[i]
-        if _TOP_KEY.match(line):
-            break
-        stripped = line.strip()
-        if not stripped.startswith("- ") and stripped != "-":
-            continue
-        seen += 1
-        if seen != index:
-            continue
-        end = i + 1
-        while end < len(lines) and lines[end].strip() and _indent(lines[end]) > _indent(line) \
-                and not lines[end].lstrip().startswith("- "):
-            end += 1
-        return "".join(lines[:i] + lines[end:])
-    raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
+    `jobtracker sources remove`.
+
+    The item is found by the parser's own marks, never by indentation: a blank line or a
+    comment inside the entry, a flow-style entry, a `boards` written `"boards"` or
+    after a byte-order mark are all the same node. The cut runs from the start of the
+    item's `- ` line to the end of the line holding its last value (a comment after the
+    item, which may be the next one's, stays); a flow list loses the item and one comma.
+    The result is then proven: parsed again, it must equal the old data with exactly
+    that item gone, every field of every other entry, boards and feeds, unchanged.
+    ValueError (for people, without a file name) when any of that does not hold."""
+    before = _data(text, "the file")
+    node = _section(text, section)
+    if index < 0 or index >= len(node.value):
+        raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
+    item = node.value[index]
+    if node.flow_style:
+        if len(node.value) == 1:
+            start, end = item.start_mark.index, item.end_mark.index
+        elif index == 0:
+            start, end = item.start_mark.index, node.value[1].start_mark.index
+        else:
+            start, end = node.value[index - 1].end_mark.index, item.end_mark.index
+    else:
+        dash = text.rfind("-", 0, item.start_mark.index)
+        start = text.rfind("\n", 0, dash) + 1
+        end = _line_end(text, _content_end(item))
+    edited = text[:start] + text[end:]
+    after = _data(edited, "the edited file")
+    wanted = copy.deepcopy(before)
+    del wanted[_key_of(before, section)][index]
+    if not _same(after, wanted, section):
+        raise ValueError("the edit would change more than that entry")
+    return edited
+
+
+def _data(text: str, what: str) -> dict[str, Any]:
+    try:
+        data = yamlfile.parse(Path("sources.yaml"), text).data
+    except ConfigError as exc:
+        raise ValueError(f"{what} does not read ({exc.message})") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _section(text: str, section: str) -> yaml.SequenceNode:
+    """The node of the top-level `section` list, found as the loader finds the key."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if isinstance(key, yaml.ScalarNode) and \
+                    key.value.lstrip("\ufeff").strip() == section:
+                if not isinstance(value, yaml.SequenceNode):
+                    break
+                return value
+    raise ValueError(f"no `{section}:` list found")
+
+
+def _key_of(data: dict[str, Any], section: str) -> str:
+    return next(k for k in data if isinstance(k, str) and k.lstrip("\ufeff").strip() == section)
+
+
+def _same(after: dict[str, Any], wanted: dict[str, Any], section: str) -> bool:
+    """Equal data, where a list left empty may read as nothing (`boards:` alone)."""
+    key = _key_of(wanted, section)
+    if wanted[key] == [] and after.get(key) is None and key in after:
+        after = {**after, key: []}
+    return after == wanted
+
+
+def _content_end(node: yaml.Node) -> int:
+    """Where the last value written inside `node` ends (a block mapping's own end mark
+    runs on over the comments and blank lines that follow it)."""
+    while True:
+        if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+            key, value = node.value[-1]
+            if isinstance(value, yaml.ScalarNode) and value.start_mark.index == \
+                    value.end_mark.index:
+                return int(key.end_mark.index)      # `url:` with nothing after it
+            node = value
+        elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+            node = node.value[-1]
+        else:
+            return int(node.end_mark.index)
+
+
+def _line_end(text: str, at: int) -> int:
+    """Just past the newline of the line `at` is on (a block scalar ends past its own)."""
+    if at > 0 and text[at - 1] == "\n":
+        return at
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline + 1
 
 
 @contextmanager
