@@ -158,6 +158,22 @@ def removed(text: str, section: str, index: int) -> str:
     return edited
 
 
+def _prove_appended(before: str, after: str) -> None:
+    """`after` must read as `before`'s data with one board more at the end of `boards`:
+    every field of every other board and every feed unchanged (ValueError if not)."""
+    old = _data(before, "the file") if before.strip() else {}
+    new = _data(after, "the edited file")
+    key = next((k for k in new if isinstance(k, str)
+                and k.lstrip("\ufeff").strip() == "boards"), None)
+    listed_now = new.get(key) if key is not None else None
+    if not isinstance(listed_now, list) or not listed_now:
+        raise ValueError("the edited file does not list the new board")
+    wanted = copy.deepcopy(old)
+    wanted[key] = [*(old.get(key) or []), listed_now[-1]]
+    if new != wanted:
+        raise ValueError("the edit would change more than the new board")
+
+
 def _data(text: str, what: str) -> dict[str, Any]:
     try:
         data = yamlfile.parse(Path("sources.yaml"), text).data
@@ -248,6 +264,7 @@ def add_board(path: Path, board: Board) -> tuple[str, str]:
         before = read_text(target)
         boards = tuple(load_sources(target, REGISTRY).boards) if before else ()
         after = appended(before, board_line(board))
+        _prove_appended(before, after)
         write_checked(target, after, board, before=boards)
     return before, after
 
