@@ -481,7 +481,8 @@ def load_sources(path: Path, known_ats: Iterable[str], text: str | None = None) 
                     raise doc.error(f"unknown ATS {ats!r} (known: {', '.join(known)})",
                                     key, index, "ats")
                 token = _str(doc, raw.get("token"), key, index, "token").strip()
-                if token in ("", ".", "..") or not token.isprintable():
+                if not token.isprintable() or any(
+                        part in ("", ".", "..") for part in token.split("/")):
                     raise doc.error("not a board token (it goes into the board's address "
                                     "as one path segment)", key, index, "token")
                 company = str(raw.get("company") or token)

@@ -186,7 +186,10 @@ class Source:
         for shape in self.pages:
             found = shape.pattern.match(url)
             if found:
-                return self.board_of(found, url)
+                board = self.board_of(found, url)
+                # A token goes into the board's address as a path segment, like any id:
+                # `..` (boards.greenhouse.io/../../x) names no board.
+                return board if token_ok(board.token) else None
         return None
 
 
@@ -377,6 +380,13 @@ def with_details(listing: Listing,
                     log.debug("an unreadable description for %s", posting.external_id)
         out.append(posting)
     return out
+
+
+def token_ok(token: str) -> bool:
+    """Whether `token` can name a board: not empty, `.` or `..` (each of its `/`-parts
+    too: a Workday token is `tenant.wdN/site`), and printable."""
+    return bool(token) and token.isprintable() and \
+        all(part not in ("", ".", "..") for part in token.split("/"))
 
 
 def segment(value: str) -> str:
