@@ -28,7 +28,9 @@ WRITE_CALLS = {".write_text", ".write_bytes", ".unlink", "os.unlink", "os.remove
                "os.replace", "os.rename", ".rename", ".rmdir", "os.rmdir",
                "shutil.rmtree", "shutil.move", "shutil.copy", "shutil.copyfile",
                "shutil.copy2", "tempfile.mkstemp", "tempfile.NamedTemporaryFile",
-               "write_atomic", "files.write_atomic", "os.chmod", ".chmod"}
+               "write_atomic", "files.write_atomic", "os.chmod", ".chmod", ".touch",
+               "os.symlink", "os.link", ".symlink_to", ".hardlink_to", "shutil.copytree",
+               "os.truncate"}
 JSON_CALLS = {"json.loads", "json.load"}
 # What reads a file of the workspace: never called inside a write transaction, where a
 # slow read would hold the database's write lock for every other writer.
