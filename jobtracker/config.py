@@ -25,7 +25,7 @@ from jobtracker.render import settings as render_settings
 from jobtracker.render import themes
 from jobtracker.secrets import has_userinfo
 from jobtracker.store import description_hash
-from jobtracker.yamlfile import ConfigError, Document, load
+from jobtracker.yamlfile import ConfigError, Document, load, parse
 
 LEVELS = ("intern", "junior", "mid", "senior", "staff", "principal", "director")
 STATUSES = ("saved", "applied", "screening", "interviewing", "offer", "rejected", "withdrawn",
@@ -413,8 +413,10 @@ def _load_filters(doc: Document, value: Any) -> Filters:
                                                    maximum=36_500))
 
 
-def load_profile(path: Path) -> Profile:
-    doc = load(path)
+def load_profile(path: Path, text: str | None = None) -> Profile:
+    """profile.yaml at `path`, or `text` read as that file (an edit checked before it is
+    written: errors name the user's file)."""
+    doc = load(path) if text is None else parse(path, text)
     top = _mapping(doc, doc.data, allowed=("prose", "levels", "locations", "exclude", "weights",
                                              "filters"))
     prose = top.get("prose") or ""
@@ -461,8 +463,9 @@ class Sources:
     feeds: tuple[Feed, ...] = ()
 
 
-def load_sources(path: Path, known_ats: Iterable[str]) -> Sources:
-    doc = load(path)
+def load_sources(path: Path, known_ats: Iterable[str], text: str | None = None) -> Sources:
+    """sources.yaml at `path`, or `text` read as that file (see load_profile)."""
+    doc = load(path) if text is None else parse(path, text)
     known = tuple(sorted(known_ats))
     top = _mapping(doc, doc.data, allowed=("boards", "feeds"))
     boards, feeds = [], []
@@ -479,6 +482,10 @@ def load_sources(path: Path, known_ats: Iterable[str]) -> Sources:
                     raise doc.error(f"unknown ATS {ats!r} (known: {', '.join(known)})",
                                     key, index, "ats")
                 token = _str(doc, raw.get("token"), key, index, "token").strip()
+                if not token.isprintable() or any(
+                        part in ("", ".", "..") for part in token.split("/")):
+                    raise doc.error("not a board token (it goes into the board's address "
+                                    "as one path segment)", key, index, "token")
                 company = str(raw.get("company") or token)
                 url = _url(doc, raw["url"], key, index, "url") if raw.get("url") else None
                 boards.append(Board(ats, token, company, url))

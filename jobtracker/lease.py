@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
+from jobtracker import jsonbound
 from jobtracker.clock import now_iso
 from jobtracker.store import StoreError
 
@@ -122,7 +123,7 @@ class Lease:
 
 def _parse(text: str) -> Holder | None:
     try:
-        raw = json.loads(text)
+        raw = jsonbound.loads(text)
         return Holder(int(raw["pid"]), str(raw["host"]), str(raw["started"]))
     except (ValueError, KeyError, TypeError):
         return None

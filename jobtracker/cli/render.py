@@ -51,12 +51,18 @@ def _fail(message: str) -> int:
 
 
 def _read_source(path: Path) -> str:
-    if not path.is_file():
-        raise build.BadInput(f"{path}: no such file")
+    """The document named on the command line, through the one reader (a link
+    followed): its size is checked before a byte is read, so a 1 GB file, a FIFO or
+    /dev/zero is refused at once, never read whole first."""
     try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise build.BadInput(f"{path}: cannot read it ({exc.strerror})") from None
+        raw = files.read_regular_bytes(path, build.MAX_BYTES, follow_links=True)
+    except files.FileRefused as exc:
+        if exc.kind == "large":
+            raise build.BadInput(f"{path}: too large for a resume or letter (at most "
+                                 f"{build.MAX_BYTES:,} bytes)") from None
+        raise build.BadInput(f"{path}: {exc.reason.removeprefix('is ')}") from None
+    if raw is None:
+        raise build.BadInput(f"{path}: no such file")
     return build.decode(raw, str(path))
 
 
@@ -93,6 +99,9 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
     try:
         text = _read_source(source)
         theme, paper = _theme(args, ws)
+        if not output.parent.is_dir():     # a mistyped folder is not made for you
+            raise build.BadInput(f"{output.parent}: no such folder (for {output}); "
+                                 "create it first")
         if output.resolve() == source.resolve():
             raise build.BadInput(f"{output}: the output would replace the document itself; "
                                  "name another with -o")
@@ -100,9 +109,9 @@ def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
     except (build.BadInput, ThemeError) as exc:
         return _fail(str(exc))
     try:
-        files.write_atomic(output, built.data)
-    except OSError as exc:
-        return _fail(f"cannot write {output}: {exc.strerror or exc}")
+        files.write_output(output, built.data)
+    except files.FileRefused as exc:
+        return _fail(f"cannot write {output}: {exc}")
     for warning in built.warnings:
         print(f"jobtracker: theme warning: {warning}", file=sys.stderr)
     if args.json:
@@ -143,9 +152,9 @@ def cmd_resume(args: argparse.Namespace, ws: Workspace) -> int:
     if kept:
         target = target.with_name(RESUME + ".new")
     try:
-        files.write_atomic(target, imported.markdown)
-    except OSError as exc:
-        return _fail(f"cannot write {target}: {exc.strerror or exc}")
+        files.write_workspace(ws.home, target, imported.markdown)
+    except files.FileRefused as exc:
+        return _fail(f"cannot write {target}: {exc}")
     if imported.legacy:
         print(f"{source}: {imported.legacy_line()}")
     if kept:
@@ -169,8 +178,12 @@ def _date_style(ws: Workspace) -> DateStyle:
 def _is_placeholder(path: Path) -> bool:
     """Whether `path` is still exactly the resume.md `init` wrote."""
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = files.read_regular(path)
+    except files.FileRefused:
         return False
-    return text == resources.files("jobtracker.templates").joinpath(RESUME).read_text(
-        encoding="utf-8")
+    return text == _template(RESUME)
+
+
+def _template(name: str) -> str:
+    """A file `init` writes, as the package holds it."""
+    return resources.files("jobtracker.templates").joinpath(name).read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ import sys
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
 from jobtracker.prepare.answers import load_answers
+from jobtracker.run.setup import check_inputs
 from jobtracker.workspace import Workspace, exposed
 
 
@@ -66,6 +67,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         print(f"jobtracker: warning: llm.api_key_env names {config.llm.api_key_env}, which is "
               "not set here; calls would carry no key", file=sys.stderr)
     load_answers(ws / "answers.yaml")
+    check_inputs(ws.home)      # resume.md, keywords.yaml, ...: files, readable, parsed
 
     async def open_db() -> str:
         # connect() migrates and checks that every table is there (else StoreError).

@@ -13,7 +13,7 @@ from the mail (the quote, the place) is property data, which icalendar escapes.
 
 from __future__ import annotations
 
-import contextlib
+from collections.abc import Callable
 from datetime import UTC, date, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -21,7 +21,7 @@ from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
 
-from jobtracker.files import relative, slug, write_atomic
+from jobtracker.files import FileRefused, relative, remove_workspace, slug, write_workspace
 from jobtracker.interviews import store
 from jobtracker.interviews.store import Interview
 from jobtracker.text import one_line
@@ -91,7 +91,17 @@ def file_name(item: Interview) -> str:
 
 
 def write_feed_sync(home: Path, items: list[Interview]) -> None:
-    write_atomic(home / FEED, calendar(items).decode("utf-8"))
+    """interviews.ics through the workspace's one writer: never through a link."""
+    _guarded(lambda: write_workspace(home, home / FEED, calendar(items).decode("utf-8")))
+
+
+def _guarded(step: Callable[[], object]) -> None:
+    """A refused write or removal (a linked `interviews/`, a FIFO in a file's place) as
+    the OSError the accept reports in one line, naming the file."""
+    try:
+        step()
+    except FileRefused as exc:
+        raise OSError(str(exc)) from None
 
 
 async def write_files(conn: aiosqlite.Connection, home: Path, interview_id: int | None
@@ -106,9 +116,8 @@ async def write_files(conn: aiosqlite.Connection, home: Path, interview_id: int 
             raise LookupError(f"no interview {interview_id}")
         target = home / FOLDER / file_name(item)
         if item.file and item.file != relative(target, home):
-            with contextlib.suppress(FileNotFoundError):
-                (home / item.file).unlink()
-        write_atomic(target, calendar([item]).decode("utf-8"))
+            _guarded(lambda: remove_workspace(home, home / item.file))
+        _guarded(lambda: write_workspace(home, target, calendar([item]).decode("utf-8")))
         path_name = relative(target, home)
         await store.set_file(conn, interview_id, path_name)
     write_feed_sync(home, await store.every(conn))
@@ -118,6 +127,5 @@ async def write_files(conn: aiosqlite.Connection, home: Path, interview_id: int 
 async def remove_file(conn: aiosqlite.Connection, home: Path, file: str | None) -> None:
     """Remove an interview's own file (its row is gone) and write the feed again."""
     if file:
-        with contextlib.suppress(FileNotFoundError):
-            (home / file).unlink()
+        _guarded(lambda: remove_workspace(home, home / file))
     write_feed_sync(home, await store.every(conn))

@@ -20,8 +20,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from datetime import date, datetime, time, timedelta, timezone, tzinfo
+from datetime import UTC, date, datetime, time, timedelta, timezone, tzinfo
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from jobtracker.text import one_line
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august",
@@ -223,6 +225,8 @@ def _zone(text: str, moment: date, user_zone: str | None) -> Zone | None:
             sign = (m.group("sign") or "+").replace("−", "-")
             hours, minutes = int(m.group("oh") or 0), int(m.group("om") or 0)
         offset = timedelta(hours=hours, minutes=minutes) * (-1 if sign == "-" else 1)
+        if abs(offset) > timedelta(hours=14) or minutes > 59:
+            raise Refused(f"{written} is no time zone (offsets run from UTC-12 to UTC+14)")
         return Zone(timezone(offset), "UTC" if not offset else None, written)
     abbr = m.group("abbr")
     if abbr in REGIONS:
@@ -276,6 +280,20 @@ def mail_zone(quote: str, written: str) -> Zone | None:
     return _zone(found.group(1) if found else text, date.today(), None)
 
 
+def _note_local(naive: datetime, zone: Zone) -> tuple[str, ...]:
+    """A local time the clocks skip (spring forward) or pass twice (fall back) there."""
+    first, second = naive.replace(tzinfo=zone.tz, fold=0), naive.replace(tzinfo=zone.tz, fold=1)
+    where = zone.name or zone.written
+    if first.utcoffset() == second.utcoffset():
+        return ()
+    back = first.astimezone(UTC).astimezone(zone.tz).replace(tzinfo=None)
+    if back != naive:
+        return (f"{naive:%H:%M} does not exist on {naive:%-d %B %Y} in {where} (the clocks "
+                f"spring forward); read as {back:%H:%M}: check the time with the employer",)
+    return (f"{naive:%H:%M} happens twice on {naive:%-d %B %Y} in {where} (the clocks go "
+            "back); read as the first: check which the employer meant",)
+
+
 def _note_season(zone: Zone, moment: datetime) -> tuple[str, ...]:
     """"CET" written for a day its region is on summer time (and the reverse)."""
     if zone.written not in ABBREVIATIONS:
@@ -292,10 +310,29 @@ def _note_season(zone: Zone, moment: datetime) -> tuple[str, ...]:
             "employer meant",)
 
 
+# How far from the mail's Date an interview it names may be: about two years. A date
+# past it is a slip (a year typed wrong) or hostile (year 9999 overflows a calendar).
+HORIZON = timedelta(days=2 * 366)
+
+
 def slots(quote: str, sent: datetime, *, user_zone: str | None = None,
           mail_zone_text: str = "", minutes: int = 0) -> Found:
     """Every certain time `quote` names (see the module note). `sent` is the mail's
-    Date, aware, in the zone it was written in."""
+    Date, aware, in the zone it was written in.
+
+    Every error of reading a date is a Refused with its reason, never another error
+    the scheduling unit would fail on: a day more than HORIZON from `sent`, a zone
+    past ±24 hours (`UTC+25`), a time past year 9999 (`OverflowError`)."""
+    try:
+        return _slots(quote, sent, user_zone, mail_zone_text, minutes)
+    except Refused:
+        raise
+    except (ValueError, OverflowError, ArithmeticError) as exc:
+        raise Refused(f"not a time there can be: {one_line(str(exc), 120)}") from None
+
+
+def _slots(quote: str, sent: datetime, user_zone: str | None, mail_zone_text: str,
+           minutes: int) -> Found:
     today = sent.date()
     dates = _dates(quote, today)
     times = _times(quote, today, user_zone)
@@ -335,13 +372,22 @@ def slots(quote: str, sent: datetime, *, user_zone: str | None = None,
                 start.utcoffset() == naive.replace(tzinfo=user.tz).utcoffset():
             zone = Zone(user.tz, user.name, zone.written)   # the user's own zone, by name
             start = naive.replace(tzinfo=zone.tz)
+        if abs(start.astimezone(UTC) - sent.astimezone(UTC)) > HORIZON:
+            raise Refused(f"{naive:%-d %B %Y} is more than two years from the mail's date "
+                          f"({sent:%-d %B %Y}); not an interview time")
+        notes = _note_local(naive, zone)
+        # End times are reckoned in UTC: arithmetic on an aware time in a zone with
+        # summer time counts wall-clock hours (60 minutes across the fall-back hour
+        # would be 120).
         if t.until is not None:
             end = datetime.combine(naive.date(), t.until, tzinfo=zone.tz)
-            if end <= start:
-                end += timedelta(days=1)
+            if end.astimezone(UTC) <= start.astimezone(UTC):
+                end = datetime.combine(naive.date() + timedelta(days=1), t.until,
+                                       tzinfo=zone.tz)
         else:
-            end = start + timedelta(minutes=minutes if 5 <= minutes <= 600 else DEFAULT_MINUTES)
-        notes = _note_season(zone, naive)
+            length = timedelta(minutes=minutes if 5 <= minutes <= 600 else DEFAULT_MINUTES)
+            end = (start.astimezone(UTC) + length).astimezone(zone.tz)
+        notes += _note_season(zone, naive)
         if zone is user and not t.zone:
             notes += ("the mail names no time zone: read in yours (config.yaml timezone)",)
         out.append(Slot(start, end, zone.name, zone.written, notes))

@@ -13,15 +13,13 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from jobtracker import proposals, store
+from jobtracker import files, proposals, store
 from jobtracker.clock import now_iso
 from jobtracker.config import ConfigError, Profile, load_profile
 from jobtracker.learning.suggest import (
@@ -87,16 +85,12 @@ def edit_key(suggestion: Suggestion) -> str:
 
 
 def _still_loads(text: str, home: Path) -> str | None:
-    """Why the edited text would not load as profile.yaml (None: it loads)."""
-    fd, temporary = tempfile.mkstemp(dir=home, prefix=".profile-", suffix=".yaml")
+    """Why the edited text would not load as profile.yaml (None: it loads); read from
+    memory as that file, so an error names profile.yaml, never a temporary file."""
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        load_profile(Path(temporary))
+        load_profile(home / PROFILE, text=text)
     except ConfigError as error:
-        return str(error).replace(temporary, PROFILE)
-    finally:
-        os.unlink(temporary)
+        return str(error)
     return None
 
 
@@ -117,9 +111,9 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
     """Read the decisions and store new profile proposals in one transaction."""
     path = home / PROFILE
     try:
-        text = path.read_text(encoding="utf-8") if path.exists() else ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise ConfigError(path, f"cannot read: {error}") from None
+        text = files.read_regular(path, follow_links=True) or ""
+    except files.FileRefused as error:
+        raise ConfigError(path, error.reason.removeprefix("is ")) from None
     dismissed, applied = await load_decisions(conn)
     found = suggestions(profile, dismissed, applied, _filtered_companies(profile))
     made, waiting, declined, unusable, later = [], 0, 0, [], 0

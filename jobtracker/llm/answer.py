@@ -17,6 +17,7 @@ from typing import Any
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
+from jobtracker import jsonbound
 from jobtracker.text import clean_text, one_line
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
@@ -30,7 +31,7 @@ def parse_content(content: str) -> Any:
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(1)
-    return json.loads(text)
+    return jsonbound.loads(text)      # JSONRefused (a ValueError): not understood
 
 
 def cleaned(value: Any) -> Any:

@@ -19,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import os
 import random as _random
 import time
@@ -30,7 +29,7 @@ from typing import Any
 
 import httpx
 
-from jobtracker import secrets
+from jobtracker import jsonbound, secrets
 from jobtracker.config import LLMConfig
 from jobtracker.llm.answer import (
     Timings,
@@ -89,10 +88,7 @@ async def read_body(response: httpx.Response, limit: int) -> bytes:
 def loads(body: bytes | str) -> Any:
     """JSON from a server; ValueError for anything that is not (nested past the
     interpreter's recursion limit included: json raises RecursionError for that)."""
-    try:
-        return json.loads(body)
-    except RecursionError:
-        raise ValueError("JSON nested too deeply") from None
+    return jsonbound.loads(body)      # JSONRefused is a ValueError
 
 
 async def fetch_json(http: httpx.AsyncClient, method: str, url: str, *,
@@ -203,7 +199,9 @@ class LLMClient:
     def __init__(self, config: LLMConfig, http: httpx.AsyncClient | None = None, *,
                  max_in_flight: int | None = None,
                  sleep: Callable[[float], Awaitable[Any]] = asyncio.sleep,
-                 random: Callable[[], float] = _random.random) -> None:
+                 random: Callable[[], float] = _random.random,
+                 timeout: Callable[[float], contextlib.AbstractAsyncContextManager[Any]]
+                 = asyncio.timeout) -> None:
         self.config = config
         # Credentials in the URL are never sent: without user-info httpx sends no Basic auth.
         self.base = secrets.strip_userinfo((config.url or "").rstrip("/"))
@@ -214,6 +212,9 @@ class LLMClient:
             asyncio.Semaphore(max_in_flight) if max_in_flight else contextlib.nullcontext())
         self._sleep = sleep
         self._random = random
+        # The bound of one exchange, as the retry wait is `sleep`: injected by tests that
+        # must not race a real clock against their own server (tests/unit/test_llm_client).
+        self._timeout = timeout
         token = os.environ.get(config.api_key_env) if config.api_key_env else None
         # Kept out of every message: only _headers() reads it, and _redact() guards the rest.
         self.__token = token or None
@@ -383,11 +384,12 @@ class LLMClient:
         """POST once under the in-flight bound: a 2xx response, a failure, or _WANTS_FLAT."""
         timeout = self.config.timeout
         try:
-            # httpx's timeout is per read; asyncio.timeout bounds the whole exchange (from
-            # when a slot is free), and the body is read against its byte budget.
-            async with self._limit, asyncio.timeout(timeout), self._http.stream(
+            # One bound on the whole exchange (from when a slot is free): asyncio.timeout,
+            # not httpx's per-read timeout as well, so that there is one clock (the one a
+            # test may inject); the body is read against its byte budget.
+            async with self._limit, self._timeout(timeout), self._http.stream(
                     "POST", f"{self.base}/chat/completions", json=body, headers=headers,
-                    timeout=timeout) as streamed:
+                    timeout=None) as streamed:
                 content = await read_body(streamed, MAX_ANSWER_BYTES)
                 response = httpx.Response(streamed.status_code, headers=streamed.headers,
                                           content=content, request=streamed.request)

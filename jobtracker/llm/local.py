@@ -30,6 +30,7 @@ from typing import Any
 
 import httpx
 
+from jobtracker import files
 from jobtracker.config import LLMConfig
 from jobtracker.llm.client import LLMClient, ProbeResult
 
@@ -57,15 +58,14 @@ class LocalModelUnavailable(Exception):
 
 def unavailable_reason(gguf: Path) -> str | None:
     """Why `gguf` cannot be served here (None when it can be tried)."""
-    try:
-        with gguf.open("rb") as file:
-            magic = file.read(len(GGUF_MAGIC))
-    except FileNotFoundError:
-        return f"model file {gguf} not found (llm.gguf)"
-    except IsADirectoryError:
+    if gguf.is_dir():
         return f"llm.gguf {gguf} is a folder, not a model file"
-    except OSError as exc:
-        return f"model file {gguf} unreadable: {exc.strerror or type(exc).__name__}"
+    try:
+        magic = files.read_head(gguf, len(GGUF_MAGIC))
+    except files.FileRefused as exc:
+        return f"model file {gguf} unreadable: {exc.reason}"
+    if magic is None:
+        return f"model file {gguf} not found (llm.gguf)"
     if magic != GGUF_MAGIC:
         return f"{gguf} is not a GGUF model file"
     try:

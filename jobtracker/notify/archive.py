@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from jobtracker.files import relative, write_atomic
+from jobtracker.files import FileRefused, relative, remove_workspace, write_workspace
 from jobtracker.notify import render
 from jobtracker.notify.digest import Digest
 from jobtracker.text import one_line
@@ -34,15 +34,27 @@ def write(home: Path, digest: Digest, delivered: Mapping[str, str],
                for name, detail in delivered.items()]
     footer += [f"- **not delivered** to {name}: {render.md(reason, 300)}"
                for name, reason in failed.items()]
-    write_atomic(target, render.markdown(digest) + "\n".join(footer) + "\n")
-    write_atomic(target.with_suffix(".html"), render.html_mail(digest))
+    _write(home, target, render.markdown(digest) + "\n".join(footer) + "\n")
+    _write(home, target.with_suffix(".html"), render.html_mail(digest))
     return relative(target, home)
+
+
+def _write(home: Path, path: Path, text: str) -> None:
+    """Through the workspace's one writer: a linked `digests/` (or a file there that is
+    a link, a FIFO) is refused, as the OSError the caller reports."""
+    try:
+        write_workspace(home, path, text)
+    except FileRefused as exc:
+        raise OSError(str(exc)) from None
 
 
 def check_writable(home: Path) -> str:
     """For `check --send-test`: the archive folder takes a file. OSError when not."""
     folder = home / FOLDER
     probe = folder / ".send-test"
-    write_atomic(probe, "jobtracker test\n")
-    probe.unlink()
+    _write(home, probe, "jobtracker test\n")
+    try:
+        remove_workspace(home, probe)
+    except FileRefused as exc:
+        raise OSError(str(exc)) from None
     return one_line(relative(folder, home) + "/")

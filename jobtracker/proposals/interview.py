@@ -18,7 +18,7 @@ application still has the status the accept set.
 
 from __future__ import annotations
 
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
@@ -54,8 +54,15 @@ def _times(proposal: Proposal, home: Path | None) -> tuple[str, str, str | None]
         raise ProposalError(proposal.id, f"proposal {proposal.id}: the mail names no time "
                                          "zone; set timezone: in config.yaml (such as "
                                          "Europe/Berlin), then accept it again")
-    start = datetime.fromisoformat(str(payload["start_local"])).replace(tzinfo=ZoneInfo(zone))
-    end = start + timedelta(minutes=int(payload.get("minutes") or 60))
+    try:
+        start = datetime.fromisoformat(str(payload["start_local"])).replace(
+            tzinfo=ZoneInfo(zone))
+        # In UTC: wall-clock arithmetic would make 60 minutes across the fall-back 120.
+        end = (start.astimezone(UTC) + timedelta(minutes=int(payload.get("minutes") or 60))
+               ).astimezone(start.tzinfo)
+    except (ValueError, OverflowError, TypeError) as exc:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: not a time there can be "
+                                         f"({one_line(str(exc), 120)})") from None
     return start.isoformat(), end.isoformat(), zone
 
 
@@ -158,6 +165,9 @@ async def _write(conn: aiosqlite.Connection, proposal: Proposal, home: Path | No
         return None
     try:
         return await ics.write_files(conn, home, interview_id)
+    except (ValueError, OverflowError) as exc:   # a time stored before dates were bounded
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: its time cannot be put "
+                                         f"in a calendar ({one_line(str(exc), 120)})") from None
     except OSError as exc:
         raise ProposalError(proposal.id, f"proposal {proposal.id}: the calendar files could "
                                          f"not be written: {exc}") from None

@@ -141,10 +141,13 @@ def quote_in(body: str | None, quote: str) -> list[Line]:
         return [Line("dim", "(no quote)")]
     for paragraph in re.split(r"\n\s*\n", clean_text(body or "")):
         flat = _SPACES.sub(" ", paragraph).strip()
-        at = flat.lower().find(quote.lower())
-        if at >= 0:
-            return [Line("text", (Span(flat[:at]), Span(flat[at:at + len(quote)], "quote"),
-                                  Span(flat[at + len(quote):])))]
+        # Found in `flat` itself, ignoring case: indexes into a lower-cased copy are not
+        # indexes into the text ('İ'.lower() is two characters).
+        found = re.search(re.escape(quote), flat, re.IGNORECASE)
+        if found is not None:
+            at, end = found.span()
+            return [Line("text", (Span(flat[:at]), Span(flat[at:end], "quote"),
+                                  Span(flat[end:])))]
     # The remark is dim and strong: it says why the evidence cannot be checked here.
     return [Line("text", (Span(quote, "quote"),)),
             Line("dim", (Span("(the message's text is not stored, or no longer holds the "

@@ -13,7 +13,6 @@ has edited since is stale: its evidence was read against another profile.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -41,27 +40,28 @@ def _path(proposal: Proposal, home: Path | None) -> Path:
 
 
 def _read(proposal: Proposal, path: Path) -> str:
+    """profile.yaml's text as stored ('' when there is none), through the workspace's
+    one reader: a link is followed (a dotfiles folder), a FIFO or a device refused."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
-    except (OSError, UnicodeDecodeError) as error:
-        raise ProposalError(proposal.id, f"cannot read {path}: {error}") from None
+        return files.read_regular(path, follow_links=True) or ""
+    except files.FileRefused as error:
+        raise ProposalError(proposal.id, f"cannot read {path}: {error.reason}") from None
 
 
-def _write(path: Path, text: str) -> None:
-    mode = path.stat().st_mode & 0o7777 if path.exists() else None
-    files.write_atomic(path, text)
-    if mode is not None:
-        os.chmod(path, mode)
+def _write(home: Path, path: Path, text: str) -> None:
+    """The edited text written back; a linked profile.yaml stays a link (its target
+    is written), as docs/configuration.md says."""
+    files.write_workspace(home, path, text, links=files.FOLLOW)
 
 
 async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
                  home: Path | None) -> str | None:
     if home is None:
         return None
-    current = _read(proposal, home / PROFILE)
+    try:
+        current = _read(proposal, home / PROFILE)
+    except ProposalError as error:       # a FIFO, a device, a folder: said, not read
+        return one_line(str(error), 300)
     if text_hash(current) != proposal.payload.get("profile_hash"):
         return "profile.yaml changed since it was made"
     return None
@@ -79,7 +79,10 @@ async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
     except EditError as error:
         raise ProposalError(proposal.id, f"proposal {proposal.id}: cannot edit "
                                          f"profile.yaml as written: {error}") from None
-    _write(path, after)
+    try:
+        _write(home, path, after)
+    except files.FileRefused as error:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
     return {"before": before, "after_hash": text_hash(after), "existed": bool(before)}
 
 
@@ -91,9 +94,15 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
         raise ProposalError(proposal.id, f"proposal {proposal.id}: profile.yaml changed "
                                          "since it was accepted; undo it by hand")
     if not decision.get("existed", True) and not decision.get("before"):
-        path.unlink(missing_ok=True)      # there was no profile.yaml before the accept
+        try:
+            files.remove_workspace(home, path)  # there was no profile.yaml before the accept
+        except files.FileRefused as error:
+            raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
         return
-    _write(path, str(decision.get("before", "")))
+    try:
+        _write(home, path, str(decision.get("before", "")))
+    except files.FileRefused as error:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
 
 
 SHOWN_DECISIONS = 10   # the detail names this many of the decisions behind a suggestion
@@ -107,10 +116,10 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
              field("rule", str(payload.get("rule") or "")),
              field("evidence", str(payload.get("evidence") or ""))]
     if home is not None:
-        current = _read(proposal, home / PROFILE)
         try:
+            current = _read(proposal, home / PROFILE)
             after = apply(current, Edit.from_json(payload["edit"]))
-        except (EditError, KeyError, TypeError) as error:
+        except (EditError, KeyError, TypeError, ProposalError) as error:
             lines += [blank(), Line("note", f"cannot be made in profile.yaml as it is: {error}")]
         else:
             lines += [blank(), *diff(current, after)]

@@ -14,7 +14,6 @@ stale: there is nothing left to add.
 from __future__ import annotations
 
 import hashlib
-import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -59,10 +58,9 @@ def _path(proposal: Proposal, home: Path | None) -> Path:
 
 
 def _listed_now(path: Path, board: Board) -> Board | None:
-    try:
-        return listed(load_sources(path, REGISTRY).boards, board)
-    except ConfigError:
-        return None          # a file the user broke: accepting says so when it reads it
+    """The board as sources.yaml lists it now; ConfigError when the file does not read
+    (a FIFO, a device, broken YAML): the caller says so, never reads it another way."""
+    return listed(load_sources(path, REGISTRY).boards, board)
 
 
 async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
@@ -70,8 +68,11 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
     if home is None:
         return None
     board = board_of(proposal)
-    if _listed_now(home / SOURCES, board) is not None:
-        return f"sources.yaml lists {board.name} already"
+    try:
+        if _listed_now(home / SOURCES, board) is not None:
+            return f"sources.yaml lists {board.name} already"
+    except ConfigError:
+        return None          # a file the user broke: accepting says so, with its reason
     return None
 
 
@@ -95,15 +96,18 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                 home: Path | None) -> None:
     path = _path(proposal, home)
     decision = proposal.decision or {}
-    if text_hash(read_text(path)) != decision.get("after_hash"):
-        raise ProposalError(proposal.id, f"proposal {proposal.id}: sources.yaml changed "
-                                         "since it was accepted; undo it by hand")
-    if not decision.get("existed", True):
-        path.unlink(missing_ok=True)       # there was no sources.yaml before the accept
-        return
-    mode = path.stat().st_mode & 0o7777
-    files.write_atomic(path, str(decision.get("before", "")))
-    os.chmod(path, mode)
+    try:
+        if text_hash(read_text(path)) != decision.get("after_hash"):
+            raise ProposalError(proposal.id, f"proposal {proposal.id}: sources.yaml changed "
+                                             "since it was accepted; undo it by hand")
+        if not decision.get("existed", True):
+            files.remove_workspace(home or path.parent, path)   # there was none before
+            return
+        files.write_workspace(home or path.parent, path, str(decision.get("before", "")),
+                              links=files.FOLLOW)
+    except (ConfigError, files.FileRefused) as error:
+        raise ProposalError(proposal.id, f"proposal {proposal.id}: cannot undo: "
+                                         f"{one_line(str(error), 200)}") from None
 
 
 async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
@@ -117,10 +121,10 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
              field("evidence", f"{payload.get('alerts', 0)} {payload.get('sender', '')} "
                                f"alert mail(s) named this job")]
     if home is not None:
-        current = read_text(home / SOURCES)
         try:
+            current = read_text(home / SOURCES)
             lines += [blank(), *diff(current, appended(current, board_line(board)))]
-        except ValueError as error:
+        except (ValueError, ConfigError) as error:
             lines += [blank(), Line("note", f"cannot be added to sources.yaml as it is: "
                                             f"{error}")]
     return lines

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import aiosqlite
 
-from jobtracker import store
+from jobtracker import files, store
 from jobtracker.config import Profile
 from jobtracker.ranking import sponsorship
 from jobtracker.resume import KEYWORDS
@@ -150,8 +150,8 @@ def keywords_from(text: str | None) -> list[str]:
 def workspace_query(home: Path, profile: Profile) -> Query:
     """The question for the workspace at `home`: its profile and its keywords.yaml."""
     try:
-        text = (home / KEYWORDS).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
+        text = files.read_regular(home / KEYWORDS, follow_links=True)
+    except files.FileRefused:    # a FIFO, a device, not UTF-8: `check` and the run say so
         text = None
     return query_for(profile, keywords_from(text))
 

@@ -101,17 +101,24 @@ def refusal(text: str | None, language: str | None = None) -> str | None:
     if not text:
         return None
     shown = text[:MAX_CHARS]
-    lowered = shown.lower()
     pattern = _pattern(language)
-    for anchor in ANCHORS:
-        start = lowered.find(anchor)
-        while start != -1:
-            window = shown[max(0, start - WINDOW):start + len(anchor) + WINDOW]
-            found = pattern.search(window)
-            if found is not None:
-                return " ".join(found.group(0).split())[:QUOTE_CHARS]
-            start = lowered.find(anchor, start + len(anchor) + WINDOW)
+    # The anchors are found in `shown` itself, case-insensitively: an index into a
+    # lower-cased copy would not be one into the text ('İ'.lower() is two characters,
+    # so 170 of them would move every window off its refusal).
+    after: dict[str, int] = {}      # per anchor word: the next start worth a look
+    for anchor in _ANCHOR.finditer(shown):
+        start, word = anchor.start(), anchor.group().casefold()
+        if start < after.get(word, 0):
+            continue
+        window = shown[max(0, start - WINDOW):anchor.end() + WINDOW]
+        found = pattern.search(window)
+        if found is not None:
+            return " ".join(found.group(0).split())[:QUOTE_CHARS]
+        after[word] = anchor.end() + WINDOW
     return None
+
+
+_ANCHOR = re.compile("|".join(ANCHORS), re.IGNORECASE)
 
 
 # Characters either side of an anchor that a phrase can reach (the longest runs ~90).

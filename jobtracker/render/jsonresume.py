@@ -27,13 +27,13 @@ a traceback).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import quote
 
+from jobtracker import jsonbound
 from jobtracker.render.settings import DateStyle
 from jobtracker.text import clean_text
 
@@ -406,47 +406,23 @@ def to_markdown(data: Any, style: DateStyle | None = None) -> str:
     return convert(data, style).markdown
 
 
-class _TooLong(ValueError):
-    pass
-
-
-def _number(literal: str, kind: type) -> Any:
-    if len(literal) > MAX_NUMBER:
-        raise _TooLong(literal)
-    return kind(literal)
-
-
-def _depth(value: Any) -> int:
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            children = item.values() if isinstance(item, dict) else item
-            stack += [(child, level + 1) for child in children if isinstance(child, dict | list)]
-    return deepest
-
-
 def load(text: str) -> Any:
-    """The JSON in `text`, bounded: no deeper than MAX_DEPTH, no number longer than
-    MAX_NUMBER characters; ResumeImportError with one line saying which, and where."""
+    """The JSON in `text`, read by the one bounded reader (jobtracker/jsonbound.py) with
+    a resume's bounds: no deeper than MAX_DEPTH, no number longer than MAX_NUMBER
+    characters; ResumeImportError with one line saying which, and where."""
     try:
-        data = json.loads(text, parse_int=lambda s: _number(s, int),
-                          parse_float=lambda s: _number(s, float))
-    except json.JSONDecodeError as exc:
-        raise ResumeImportError(f"line {exc.lineno}: not JSON ({exc.msg})") from None
-    except _TooLong as exc:
-        literal = str(exc)
-        line = text[: text.find(literal)].count("\n") + 1 if literal in text else 0
-        raise ResumeImportError(f"line {line}: a number of {len(literal):,} characters is "
-                                f"not a resume's (at most {MAX_NUMBER})") from None
-    except RecursionError:
-        raise ResumeImportError(f"nested deeper than a resume is (at most {MAX_DEPTH} "
-                                "levels of objects and lists)") from None
-    if _depth(data) > MAX_DEPTH:
-        raise ResumeImportError(f"nested deeper than a resume is (at most {MAX_DEPTH} "
-                                "levels of objects and lists)")
-    return data
+        return jsonbound.loads(text, max_depth=MAX_DEPTH, max_number_chars=MAX_NUMBER)
+    except jsonbound.JSONRefused as exc:
+        if exc.kind == jsonbound.NESTED:
+            raise ResumeImportError(f"nested deeper than a resume is (at most {MAX_DEPTH} "
+                                    "levels of objects and lists)") from None
+        if exc.kind == jsonbound.NUMBER:
+            literal = exc.literal
+            line = text[: text.find(literal)].count("\n") + 1 if literal in text else 0
+            raise ResumeImportError(f"line {line}: a number of {len(literal):,} characters "
+                                    f"is not a resume's (at most {MAX_NUMBER})") from None
+        where = f"line {exc.lineno}: " if exc.lineno else ""
+        raise ResumeImportError(f"{where}not JSON ({exc.msg})") from None
 
 
 def import_text(text: str, style: DateStyle | None = None) -> Imported:

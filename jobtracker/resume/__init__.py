@@ -24,8 +24,10 @@ def text_hash(text: str | None) -> str:
 
 def read_input(home: Path, name: str) -> str | None:
     """A workspace input file's text as the runner reads it, or None when missing, not
-    UTF-8, or not a regular file (a FIFO or /dev/zero there would hang or fill memory)."""
+    UTF-8, or not a regular file (a FIFO or /dev/zero there would hang or fill memory).
+    A link is followed (a dotfiles folder), as the run's own read does
+    (`run.setup.read_input`), so both see the same text."""
     try:
-        return read_regular(home / name)
+        return read_regular(home / name, follow_links=True)
     except FileRefused:
         return None

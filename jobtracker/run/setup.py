@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
+from jobtracker import files
 from jobtracker.config import Config, Profile, expand_path, normalize_llm_url
 from jobtracker.tasks import Context, Task, ordered
 from jobtracker.workspace import Workspace
@@ -38,16 +40,34 @@ class Setup:
     def context(self, now: str) -> Context:
         texts: dict[str, str | None] = {}
         for name in TEXT_FILES:
-            path = self.ws.home / name
-            try:
-                texts[name] = path.read_text(encoding="utf-8")
-            except FileNotFoundError:
-                texts[name] = None
-            except UnicodeDecodeError as exc:
-                raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})"
-                                  ) from None
+            texts[name] = read_input(self.ws.home / name)
         return Context(home=self.ws.home, config=self.config, profile=self.profile, now=now,
                        texts=texts, reask_stale_prompts=self.reask_stale_prompts)
+
+
+def read_input(path: Path) -> str | None:
+    """An input file of the workspace (resume.md, keywords.yaml, ...) through the one
+    reader, a link followed (a dotfiles folder); None when missing. ConfigError naming
+    it when it is a FIFO, a device, a folder, larger than 16 MB or not UTF-8: the run
+    says so in one line instead of hanging or filling memory."""
+    try:
+        return files.read_regular(path, follow_links=True)
+    except files.FileRefused as exc:
+        raise ConfigError(path, exc.reason.removeprefix("is ")) from None
+
+
+def check_inputs(home: Path) -> None:
+    """For `check`: every input file reads (ConfigError naming the first that does not:
+    a FIFO, a device, a folder, not UTF-8) and keywords.yaml parses."""
+    from jobtracker.resume.keywords import KeywordsError, keyword_terms
+
+    for name in TEXT_FILES:
+        text = read_input(home / name)
+        if name == "keywords.yaml":
+            try:
+                keyword_terms(text)
+            except KeywordsError as exc:
+                raise ConfigError(home / name, str(exc).removeprefix(f"{name}: ")) from None
 
 
 def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:

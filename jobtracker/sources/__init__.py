@@ -22,7 +22,7 @@ from jobtracker.sources import (
     workable,
     workday,
 )
-from jobtracker.sources.base import NormalizedPosting, Source, SourceError
+from jobtracker.sources.base import NormalizedPosting, Source, SourceError, token_ok
 
 _BOARDS: tuple[Source, ...] = (
     greenhouse.SOURCE, lever.SOURCE, ashby.SOURCE,
@@ -41,7 +41,7 @@ def identify(url: str) -> tuple[str, str, str] | None:
     """(ats, token, external_id) when `url` is a job page of a known ATS, else None."""
     for source in REGISTRY.values():
         found = source.match_url(url)
-        if found:
+        if found and token_ok(found[0]):
             return source.name, found[0], found[1]
     return None
 

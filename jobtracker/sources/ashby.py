@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import quote
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
@@ -24,6 +23,7 @@ from jobtracker.sources.base import (
     jobs_list,
     number,
     page,
+    segment,
     text_field,
 )
 from jobtracker.text import html_to_text, one_line
@@ -33,7 +33,7 @@ _REMOTE = {"remote": True, "onsite": False, "on-site": False, "hybrid": False}
 
 
 def default_url(token: str) -> str:
-    return (f"https://api.ashbyhq.com/posting-api/job-board/{quote(token, safe='')}"
+    return (f"https://api.ashbyhq.com/posting-api/job-board/{segment(token)}"
             "?includeCompensation=true")
 
 

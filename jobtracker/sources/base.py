@@ -9,7 +9,6 @@ says which requests as a *plan*: a generator that yields `Request`s, is sent eac
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 from collections.abc import Callable, Generator, Iterable, Mapping
@@ -18,6 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
+from jobtracker import jsonbound
 from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
@@ -186,7 +186,10 @@ class Source:
         for shape in self.pages:
             found = shape.pattern.match(url)
             if found:
-                return self.board_of(found, url)
+                board = self.board_of(found, url)
+                # A token goes into the board's address as a path segment, like any id:
+                # `..` (boards.greenhouse.io/../../x) names no board.
+                return board if token_ok(board.token) else None
         return None
 
 
@@ -227,8 +230,8 @@ def load_json(payload: bytes | str | Any) -> Any:
         payload = bytes(payload).decode("utf-8", "replace")
     if isinstance(payload, str):
         try:
-            return json.loads(payload)
-        except (ValueError, RecursionError) as exc:
+            return jsonbound.loads(payload)
+        except jsonbound.JSONRefused as exc:
             raise SourceError(f"malformed JSON: {exc}") from None
     return payload
 
@@ -377,6 +380,13 @@ def with_details(listing: Listing,
                     log.debug("an unreadable description for %s", posting.external_id)
         out.append(posting)
     return out
+
+
+def token_ok(token: str) -> bool:
+    """Whether `token` can name a board: not empty, `.` or `..` (each of its `/`-parts
+    too: a Workday token is `tenant.wdN/site`), and printable."""
+    return bool(token) and token.isprintable() and \
+        all(part not in ("", ".", "..") for part in token.split("/"))
 
 
 def segment(value: str) -> str:

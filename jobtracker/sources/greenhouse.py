@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
-from urllib.parse import parse_qs, quote, urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
@@ -23,6 +23,7 @@ from jobtracker.sources.base import (
     iso_time,
     jobs_list,
     page,
+    segment,
     text_field,
 )
 from jobtracker.text import html_to_text
@@ -32,7 +33,7 @@ _JOB_PAGE = re.compile(
 
 
 def default_url(token: str) -> str:
-    return f"https://boards-api.greenhouse.io/v1/boards/{quote(token, safe='')}/jobs?content=true"
+    return f"https://boards-api.greenhouse.io/v1/boards/{segment(token)}/jobs?content=true"
 
 
 def match_url(url: str) -> tuple[str, str] | None:

@@ -17,7 +17,6 @@ non-web address is never a posting's page. Pure: no HTTP, no clock.
 from __future__ import annotations
 
 import html
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
@@ -26,6 +25,7 @@ from urllib.parse import urlsplit
 
 from selectolax.lexbor import LexborHTMLParser, LexborNode
 
+from jobtracker import jsonbound
 from jobtracker.hosts import host_is
 from jobtracker.sources.base import (
     NormalizedPosting,
@@ -370,8 +370,8 @@ def _json_blocks(tree: LexborHTMLParser, notes: list[str]) -> Iterator[Any]:
         if not text:
             continue
         try:
-            yield json.loads(text)
-        except (ValueError, RecursionError):
+            yield jsonbound.loads(text)
+        except jsonbound.JSONRefused:
             notes.append("a JSON-LD block that is not JSON left out")
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 import html
 import re
 from typing import Any
-from urllib.parse import quote
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
@@ -27,6 +26,7 @@ from jobtracker.sources.base import (
     load_json,
     number,
     page,
+    segment,
     text_field,
 )
 from jobtracker.text import html_to_text, one_line
@@ -39,7 +39,7 @@ _REMOTE = {"remote": True, "onsite": False, "on-site": False, "hybrid": False}
 
 
 def default_url(token: str) -> str:
-    return f"https://api.lever.co/v0/postings/{quote(token, safe='')}?mode=json"
+    return f"https://api.lever.co/v0/postings/{segment(token)}?mode=json"
 
 
 def match_url(url: str) -> tuple[str, str] | None:
@@ -119,7 +119,7 @@ def _board_of(found: re.Match[str], url: str) -> BoardRef:
     """A board on Lever's EU instance is read from its own API address."""
     token = found.group(1)
     if ".eu.lever.co" in url.lower():
-        return BoardRef(token, f"https://api.eu.lever.co/v0/postings/{token}?mode=json")
+        return BoardRef(token, f"https://api.eu.lever.co/v0/postings/{segment(token)}?mode=json")
     return BoardRef(token)
 
 

@@ -9,21 +9,23 @@ every board it listed is still there, unchanged and in order: a mistake never le
 a broken file or loses a board. Appends take a lock (`.sources.yaml.lock`), so two at
 once both land; a sources.yaml that is a symbolic link stays one (its target is
 edited). Undoing such an accept writes the earlier text back whole.
-`jobtracker sources remove` takes one entry's lines out the same way (`removed`,
-`write_holding`).
+`jobtracker sources remove` takes one entry out by the parser's marks (`removed`) and
+proves the result is the old data less exactly that entry (`write_holding` writes it).
 """
 
 from __future__ import annotations
 
-import fcntl
+import copy
 import json
-import os
 import re
-import tempfile
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
+import yaml
+
+from jobtracker import files, yamlfile
 from jobtracker.config import Board, ConfigError, Sources, load_sources
 from jobtracker.sources import REGISTRY
 
@@ -86,100 +88,155 @@ def appended(text: str, item: str) -> str:
 
 def write_checked(path: Path, text: str, board: Board, *, listing: bool = True,
                   before: tuple[Board, ...] | None = None) -> None:
-    """Write `text` beside `path`, read it back as sources.yaml (it must list `board`, or
-    with `listing` false must not; with `before`, it must list those boards first,
+    """Read `text` back as the sources.yaml at `path` (it must list `board`, or with
+    `listing` false must not; with `before`, it must list those boards first,
     unchanged and in order, and only `board` after them), then replace `path`: a
     mistake never leaves a broken file, and an edit the loader would read otherwise (a
     second `boards:` it takes instead of the first) never loses a board."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
     try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        try:
-            boards = load_sources(Path(temporary), REGISTRY).boards
-        except ConfigError as exc:
-            raise ValueError(f"the edited file would not read back ({exc.message})") from None
-        if (listed(boards, board) is not None) != listing:
-            raise ValueError("the edited file does not list the new board" if listing
-                             else "the edited file still lists the board")
-        if before is not None and (tuple(boards[:len(before)]) != before
-                                   or len(boards) != len(before) + 1):
-            raise ValueError("the edit would not keep every board the file lists")
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+        boards = load_sources(path, REGISTRY, text=text).boards
+    except ConfigError as exc:
+        raise ValueError(f"the edited file would not read back ({exc.message})") from None
+    if (listed(boards, board) is not None) != listing:
+        raise ValueError("the edited file does not list the new board" if listing
+                         else "the edited file still lists the board")
+    if before is not None and (tuple(boards[:len(before)]) != before
+                               or len(boards) != len(before) + 1):
+        raise ValueError("the edit would not keep every board the file lists")
+    _write(path, text)
 
 
 def write_holding(path: Path, text: str, holds: Callable[[Sources], bool]) -> None:
-    """Write `text` beside `path`, read it back as sources.yaml, and replace `path` only
-    when what it lists `holds` (ValueError otherwise, `path` untouched)."""
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=".sources-", suffix=".yaml")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        if path.exists():
-            os.chmod(temporary, path.stat().st_mode & 0o7777)
-        if not holds(load_sources(Path(temporary), REGISTRY)):
-            raise ValueError("the edited file does not list what it should")
-        os.replace(temporary, path)
-    finally:
-        if os.path.exists(temporary):
-            os.unlink(temporary)
+    """Read `text` back as the sources.yaml at `path`, and replace `path` only when what
+    it lists `holds` (ValueError otherwise, `path` untouched). A reading error names
+    `path`, the user's file, with the line in the edited text."""
+    if not holds(load_sources(path, REGISTRY, text=text)):
+        raise ValueError("the edited file does not list what it should")
+    _write(path, text)
 
 
-_SECTION = re.compile(r"^(boards|feeds)\s*:\s*(.*?)\s*(#.*)?$")
-
-
-def _indent(line: str) -> int:
-    return len(line) - len(line.lstrip(" "))
+def _write(path: Path, text: str) -> None:
+    """sources.yaml through the workspace's one writer: a link is followed and kept
+    (its target is written), its mode kept."""
+    files.write_workspace(path.parent, path, text, links=files.FOLLOW)
 
 
 def removed(text: str, section: str, index: int) -> str:
     """`text` without item `index` of its top-level `section` list (`boards`, `feeds`):
-    the item's `- ` line and the lines indented under it (`jobtracker sources remove`).
-    Comments and blank lines around it stay. ValueError when the list is not one this
-    can edit (flow style on one line)."""
-    lines = text.splitlines(keepends=True)
-    start = next((i for i, line in enumerate(lines)
-                  if (m := _SECTION.match(line.rstrip("\r\n"))) and m.group(1) == section),
-                 None)
-    if start is None:
-        raise ValueError(f"no `{section}:` list found")
-    if _SECTION.match(lines[start].rstrip("\r\n")).group(2):
-        raise ValueError(f"`{section}` is written on one line (flow style); edit it by hand")
-    seen = -1
-    for i in range(start + 1, len(lines)):
-        line = lines[i]
-        if _TOP_KEY.match(line):
-            break
-        stripped = line.strip()
-        if not stripped.startswith("- ") and stripped != "-":
-            continue
-        seen += 1
-        if seen != index:
-            continue
-        end = i + 1
-        while end < len(lines) and lines[end].strip() and _indent(lines[end]) > _indent(line) \
-                and not lines[end].lstrip().startswith("- "):
-            end += 1
-        return "".join(lines[:i] + lines[end:])
-    raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
+    `jobtracker sources remove`.
+
+    The item is found by the parser's own marks, never by indentation: a blank line or a
+    comment inside the entry, a flow-style entry, a `boards` written `"boards"` or
+    after a byte-order mark are all the same node. The cut runs from the start of the
+    item's `- ` line to the end of the line holding its last value (a comment after the
+    item, which may be the next one's, stays); a flow list loses the item and one comma.
+    The result is then proven: parsed again, it must equal the old data with exactly
+    that item gone, every field of every other entry, boards and feeds, unchanged.
+    ValueError (for people, without a file name) when any of that does not hold."""
+    before = _data(text, "the file")
+    node = _section(text, section)
+    if index < 0 or index >= len(node.value):
+        raise ValueError(f"`{section}` has no entry {index + 1} in the file's text")
+    item = node.value[index]
+    if node.flow_style:
+        if len(node.value) == 1:
+            start, end = item.start_mark.index, item.end_mark.index
+        elif index == 0:
+            start, end = item.start_mark.index, node.value[1].start_mark.index
+        else:
+            start, end = node.value[index - 1].end_mark.index, item.end_mark.index
+    else:
+        dash = text.rfind("-", 0, item.start_mark.index)
+        start = text.rfind("\n", 0, dash) + 1
+        end = _line_end(text, _content_end(item))
+    edited = text[:start] + text[end:]
+    after = _data(edited, "the edited file")
+    wanted = copy.deepcopy(before)
+    del wanted[_key_of(before, section)][index]
+    if not _same(after, wanted, section):
+        raise ValueError("the edit would change more than that entry")
+    return edited
+
+
+def _prove_appended(before: str, after: str) -> None:
+    """`after` must read as `before`'s data with one board more at the end of `boards`:
+    every field of every other board and every feed unchanged (ValueError if not)."""
+    old = _data(before, "the file") if before.strip() else {}
+    new = _data(after, "the edited file")
+    key = next((k for k in new if isinstance(k, str)
+                and k.lstrip("\ufeff").strip() == "boards"), None)
+    listed_now = new.get(key) if key is not None else None
+    if not isinstance(listed_now, list) or not listed_now:
+        raise ValueError("the edited file does not list the new board")
+    wanted = copy.deepcopy(old)
+    wanted[key] = [*(old.get(key) or []), listed_now[-1]]
+    if new != wanted:
+        raise ValueError("the edit would change more than the new board")
+
+
+def _data(text: str, what: str) -> dict[str, Any]:
+    try:
+        data = yamlfile.parse(Path("sources.yaml"), text).data
+    except ConfigError as exc:
+        raise ValueError(f"{what} does not read ({exc.message})") from None
+    return data if isinstance(data, dict) else {}
+
+
+def _section(text: str, section: str) -> yaml.SequenceNode:
+    """The node of the top-level `section` list, found as the loader finds the key."""
+    root = yaml.compose(text, Loader=yaml.SafeLoader)
+    if isinstance(root, yaml.MappingNode):
+        for key, value in root.value:
+            if isinstance(key, yaml.ScalarNode) and \
+                    key.value.lstrip("\ufeff").strip() == section:
+                if not isinstance(value, yaml.SequenceNode):
+                    break
+                return value
+    raise ValueError(f"no `{section}:` list found")
+
+
+def _key_of(data: dict[str, Any], section: str) -> str:
+    return next(k for k in data if isinstance(k, str) and k.lstrip("\ufeff").strip() == section)
+
+
+def _same(after: dict[str, Any], wanted: dict[str, Any], section: str) -> bool:
+    """Equal data, where a list left empty may read as nothing (`boards:` alone)."""
+    key = _key_of(wanted, section)
+    if wanted[key] == [] and after.get(key) is None and key in after:
+        after = {**after, key: []}
+    return after == wanted
+
+
+def _content_end(node: yaml.Node) -> int:
+    """Where the last value written inside `node` ends (a block mapping's own end mark
+    runs on over the comments and blank lines that follow it)."""
+    while True:
+        if isinstance(node, yaml.MappingNode) and not node.flow_style and node.value:
+            key, value = node.value[-1]
+            if isinstance(value, yaml.ScalarNode) and value.start_mark.index == \
+                    value.end_mark.index:
+                return int(key.end_mark.index)      # `url:` with nothing after it
+            node = value
+        elif isinstance(node, yaml.SequenceNode) and not node.flow_style and node.value:
+            node = node.value[-1]
+        else:
+            return int(node.end_mark.index)
+
+
+def _line_end(text: str, at: int) -> int:
+    """Just past the newline of the line `at` is on (a block scalar ends past its own)."""
+    if at > 0 and text[at - 1] == "\n":
+        return at
+    newline = text.find("\n", at)
+    return len(text) if newline < 0 else newline + 1
 
 
 @contextmanager
 def locked(path: Path) -> Iterator[None]:
     """The lock for editing the sources.yaml at `path`: two appends at once each read
-    the file and replace it, and without it the later would drop the earlier's board.
-    flock, so a killed holder frees it."""
-    with open(path.parent / ".sources.yaml.lock", "a+", encoding="utf-8") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
+    the file and replace it, and without it the later would drop the earlier's board."""
+    with files.locked(path.parent / ".sources.yaml.lock"):
+        yield
 
 
 def listed(boards: Iterable[Board], board: Board) -> Board | None:
@@ -189,12 +246,13 @@ def listed(boards: Iterable[Board], board: Board) -> Board | None:
 
 
 def read_text(path: Path) -> str:
-    """The file's text exactly as stored (line endings kept); '' when there is none."""
+    """The file's text exactly as stored (line endings kept); '' when there is none.
+    Through the workspace's one reader, a link followed: ConfigError for a FIFO, a
+    device, a folder or a file too large, never a read that hangs."""
     try:
-        with open(path, encoding="utf-8", newline="") as handle:
-            return handle.read()
-    except FileNotFoundError:
-        return ""
+        return files.read_regular(path, follow_links=True) or ""
+    except files.FileRefused as exc:
+        raise ConfigError(path, exc.reason) from None
 
 
 def add_board(path: Path, board: Board) -> tuple[str, str]:
@@ -206,6 +264,7 @@ def add_board(path: Path, board: Board) -> tuple[str, str]:
         before = read_text(target)
         boards = tuple(load_sources(target, REGISTRY).boards) if before else ()
         after = appended(before, board_line(board))
+        _prove_appended(before, after)
         write_checked(target, after, board, before=boards)
     return before, after
 

@@ -48,7 +48,7 @@ _JOB_PAGE = re.compile(
 
 
 def default_url(token: str) -> str:
-    return f"https://api.smartrecruiters.com/v1/companies/{quote(token, safe='')}/postings"
+    return f"https://api.smartrecruiters.com/v1/companies/{segment(token)}/postings"
 
 
 def match_url(url: str) -> tuple[str, str] | None:

@@ -49,7 +49,7 @@ _WORKPLACE = {"remote": True, "on_site": False, "onsite": False, "hybrid": False
 
 
 def default_url(token: str) -> str:
-    return f"https://apply.workable.com/api/v3/accounts/{quote(token, safe='')}/jobs"
+    return f"https://apply.workable.com/api/v3/accounts/{segment(token)}/jobs"
 
 
 def detail_url(board: Board, list_url: str, shortcode: str) -> str:

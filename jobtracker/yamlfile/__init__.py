@@ -3,14 +3,14 @@ the field; `edit` changes one value in a file's own text, keeping the rest as wr
 
 from __future__ import annotations
 
-import os
 import re
-import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import yaml
+
+from jobtracker import files
 
 # libyaml's parser when PyYAML was built with it (its wheels are): the same events,
 # nodes and marks, about fifteen times faster, which a profile listing 10,000
@@ -204,44 +204,33 @@ _SURROGATE = re.compile("[\ud800-\udfff]")
 MAX_FILE_BYTES = 16 * 1024 * 1024
 
 
-def _read_file(path: Path) -> bytes:
-    """The bytes of a regular file (a link to one is fine: a dotfiles folder). Opened
-    without blocking and checked with fstat, so a FIFO or a device where a YAML file
-    belongs is a ConfigError at once, never a read that hangs or fills memory."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise ConfigError(path, "not a regular file (a FIFO, a device or a folder); "
-                              "replace it with a YAML file")
-        if info.st_size > MAX_FILE_BYTES:
-            raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                              "not read")
-        chunks, size = [], 0
-        while chunk := os.read(fd, 1 << 20):
-            size += len(chunk)
-            if size > MAX_FILE_BYTES:
-                raise ConfigError(path, f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; "
-                                  "not read")
-            chunks.append(chunk)
-        return b"".join(chunks)
-    finally:
-        os.close(fd)
-
-
 def load(path: Path, missing_ok: bool = True) -> Document:
-    """Parse `path`. A missing file is an empty document when `missing_ok`."""
+    """Parse `path`. A missing file is an empty document when `missing_ok`.
+
+    Read through the workspace's one reader (`files.read_regular_bytes`), following a
+    link (a dotfiles folder): a FIFO or a device where a YAML file belongs is a
+    ConfigError at once, never a read that hangs or fills memory."""
     try:
-        text = _read_file(path).decode("utf-8")
-    except FileNotFoundError:
+        raw = files.read_regular_bytes(path, MAX_FILE_BYTES, follow_links=True)
+    except files.FileRefused as exc:
+        raise ConfigError(path, _refusal(exc)) from None
+    if raw is None:
         if missing_ok:
             return Document(path, None, {})
-        raise ConfigError(path, "file not found") from None
+        raise ConfigError(path, "file not found")
+    try:
+        text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise ConfigError(path, f"not UTF-8 text ({exc.reason} at byte {exc.start})") from None
-    except OSError as exc:
-        raise ConfigError(path, f"cannot read: {exc.strerror}") from None
     return parse(path, text)
+
+
+def _refusal(exc: files.FileRefused) -> str:
+    if exc.kind == "special":
+        return "not a regular file (a FIFO, a device or a folder); replace it with a YAML file"
+    if exc.kind == "large":
+        return f"larger than {MAX_FILE_BYTES // (1024 * 1024)} MB; not read"
+    return exc.reason.replace("cannot be read:", "cannot read:", 1)
 
 
 def parse(path: Path, text: str) -> Document:

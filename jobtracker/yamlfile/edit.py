@@ -87,9 +87,9 @@ def apply(text: str, edit: Edit) -> str:
     """`text` with `edit` made; raises EditError when it cannot be made safely."""
     if edit.op not in ("set", "append", "remove") or not edit.path:
         raise EditError(f"not an edit this can make: {edit.op} {'.'.join(edit.path)}")
-    if "&" in text and re.search(r"(^|[\s\[{,])&\w", text):
-        raise EditError("the file uses YAML anchors; edit it by hand")
     try:
+        if _uses_anchors(text):
+            raise EditError("the file uses YAML anchors; edit it by hand")
         root = yaml.compose(text)
         before = yaml.safe_load(text)
     except yaml.YAMLError as error:
@@ -231,6 +231,14 @@ class _Splice:
         if head and not head.endswith("\n"):
             head += self.newline
         return head + line + self.newline + self.text[at:]
+
+
+def _uses_anchors(text: str) -> bool:
+    """Whether the parser meets an anchor (`&name`) or an alias (`*name`): read from its
+    events, so `&` in prose or a comment (`R&D and Q&A teams, &more`, `# at &Partners`)
+    is text, as it is to the loader."""
+    return any(isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None)
+               for event in yaml.parse(text, Loader=yaml.SafeLoader))
 
 
 def _child(mapping: yaml.Node, key: str) -> yaml.Node | None:

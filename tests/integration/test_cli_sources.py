@@ -98,12 +98,13 @@ def test_remove_keeps_crlf_and_refuses_an_unknown_name(ws: Workspace, capsys) ->
         b"  - {ats: lever, token: plaid, company: Plaid}\r\n", b"")
 
 
-def test_a_flow_list_is_refused_not_mangled(ws: Workspace, capsys) -> None:
-    text = "boards: [{ats: lever, token: a}, {ats: lever, token: b}]\n"
+def test_a_flow_list_loses_the_entry_and_one_comma(ws: Workspace, capsys) -> None:
+    text = "boards: [{ats: lever, token: a}, {ats: lever, token: b}]  # mine\n"
     (ws / "sources.yaml").write_text(text, encoding="utf-8")
     code, _, err = run(ws, capsys, "remove", "lever:a")
-    assert code == 2 and "flow style" in err
-    assert (ws / "sources.yaml").read_text(encoding="utf-8") == text
+    assert code == 0, err
+    assert (ws / "sources.yaml").read_text(encoding="utf-8") == (
+        "boards: [{ats: lever, token: b}]  # mine\n")
 
 
 def test_removed_the_last_entry_leaves_an_empty_list_that_loads() -> None:

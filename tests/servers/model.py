@@ -61,7 +61,8 @@ Faults, for the next chat calls in order or for every call a predicate picks::
     server.rule(lambda body: "Acme" in str(body["messages"]), Fault.drop(), times=2)
 
 `Fault.status(code, retry_after=, retry_after_ms=, body=)`, `Fault.hang()` (never
-answers; the client times out), `Fault.drop()` (closes the connection without an
+answers; the client times out; each callback in `server.on_hang` is called as it
+starts hanging), `Fault.drop()` (closes the connection without an
 answer), `Fault.raw(text)` (a non-JSON HTTP body), `Fault.content(text)` (that
 text as the answer content), `Fault.length()` (cut-off JSON with
 `finish_reason: "length"`).
@@ -213,6 +214,9 @@ class ModelServer(OpenAIServer):
         self._requests: list[Recorded] = []
         self._faults: deque[Fault] = deque()
         self._rules: list[_Rule] = []
+        # Called (in the server's thread) as a chat request starts to hang: a test's
+        # timeout can fire on that, not on a clock raced against this server's own work.
+        self.on_hang: list[Callable[[], None]] = []
 
     # --- control, from the test's thread ---
 
@@ -354,6 +358,10 @@ class ModelServer(OpenAIServer):
 
     async def _act_out(self, fault: Fault, body: dict[str, Any]) -> bytes | None:
         if fault.kind == "hang":
+            with self._lock:
+                callbacks = list(self.on_hang)
+            for callback in callbacks:
+                callback()
             await asyncio.Event().wait()    # until stop() cancels this connection
         if fault.kind == "drop":
             return None

@@ -90,7 +90,6 @@ NOT_YET_NAMED = {
     "jobtracker/render/pdf.py": "tests/unit/test_render_build.py",
     "jobtracker/render/themes.py": "tests/unit/test_render_build.py",
     "jobtracker/render/word.py": "tests/unit/test_render_build.py",
-    "jobtracker/sources/listfile.py": "tests/integration/test_cli_add.py",
 }
 
 

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import socket
-from collections.abc import Awaitable, Iterator
+from collections.abc import AsyncIterator, Awaitable, Iterator
 from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from typing import Any
@@ -300,14 +301,65 @@ async def test_each_transient_failure_is_retried(server: ModelServer, fault: Fau
     assert retrying == [{"attempt": 1, "attempts": 3, "reason": reason, "delay": 0.5}]
 
 
+class TimeoutOnHang:
+    """The client's bound on one exchange, fired when the server starts hanging the
+    request made inside it, never by a clock.
+
+    With a real 0.3 s clock this test raced its own work: the answered attempt had to
+    come back from this process's own server thread within 0.3 s, and on a loaded
+    machine (two cores, many suites) a thread can wait longer than that to run; a
+    hung attempt that timed out before the server had read it also left its fault
+    queued for the next request. Here a timeout fires only once its request is
+    hanging, and an answered request has no deadline to beat, so the outcome no longer
+    depends on scheduling. The real clock is shown by the next test, where nothing
+    has to beat it."""
+
+    def __init__(self, server: ModelServer) -> None:
+        self.server = server
+
+    @contextlib.asynccontextmanager
+    async def __call__(self, seconds: float) -> AsyncIterator[None]:
+        loop = asyncio.get_running_loop()
+        async with asyncio.timeout(None) as bound:
+            open_ = [True]
+
+            def expire() -> None:
+                if open_[0]:
+                    bound.reschedule(loop.time())
+
+            def hung() -> None:       # in the server's thread
+                loop.call_soon_threadsafe(expire)
+
+            self.server.on_hang.append(hung)
+            try:
+                yield
+            finally:
+                open_[0] = False
+                self.server.on_hang.remove(hung)
+
+
 async def test_a_call_that_hangs_times_out_and_is_retried(server: ModelServer) -> None:
     server.queue(Fault.hang(), Fault.hang())
-    async with client_for(server.url, timeout=0.3, retries=2) as client:
-        error, _ = await as_job(ask(client))
+    async with LLMClient(config(server.url, timeout=0.3, retries=2), sleep=Sleeps(),
+                         random=lambda: 0.0, timeout=TimeoutOnHang(server)) as client:
+        error, events = await as_job(ask(client))
         server.queue(Fault.hang())
         answer = await ask(client)
     assert str(error) == "no answer within 0.3 s after 2 attempts"
+    assert [e.data["reason"] for e in events if e.type == EventType.CALL_RETRYING] == [
+        "timeout"]
     assert answer.attempts == 2
+    assert len(server.chat_requests) == 4
+
+
+async def test_a_hung_call_ends_on_the_real_clock(server: ModelServer) -> None:
+    """The production bound (asyncio.timeout) on a real clock: every request hangs, so
+    nothing has to come back before it fires."""
+    server.rule(lambda body: True, Fault.hang())
+    async with client_for(server.url, timeout=0.3, retries=2) as client:
+        assert client._timeout is asyncio.timeout
+        with pytest.raises(LLMError, match=r"^no answer within 0\.3 s after 2 attempts$"):
+            await ask(client)
 
 
 @pytest.mark.parametrize(("fault", "message"), [

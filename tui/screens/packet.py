@@ -11,7 +11,6 @@ literally (`tui.literal`), never read as markup.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -22,6 +21,7 @@ from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
+from jobtracker import files, jsonbound
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.proposals import presentation
 from jobtracker.text import one_line
@@ -159,8 +159,9 @@ class PacketScreen(Screen[None]):
             found = find_packet(self.app.setup.ws.home, self.posting_id)
         self.folder = found.parent if found else None
         try:
-            self.packet = json.loads(found.read_text(encoding="utf-8")) if found else None
-        except (OSError, ValueError) as exc:
+            text = files.read_regular(found) if found else None
+            self.packet = jsonbound.loads(text) if text is not None else None
+        except (files.FileRefused, ValueError) as exc:
             self.say(f"cannot read the packet: {exc}")
             return
         self.show()
