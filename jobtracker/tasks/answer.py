@@ -264,7 +264,7 @@ class AnswerTask(Task):
         return "drafted"
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = AnswerTask()
 
 __all__ = ["MAX_WORDS", "SCHEMA", "TASK", "AnswerTask", "bounded", "limits", "unit_text"]

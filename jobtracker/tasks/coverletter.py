@@ -197,7 +197,7 @@ class CoverLetterTask(ScoredMatchTask):
         return str(min(len(kept), MAX_PARAGRAPHS))
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = CoverLetterTask()
 
 __all__ = ["MAX_PARAGRAPHS", "SCHEMA", "TASK", "CoverLetterTask", "assemble"]

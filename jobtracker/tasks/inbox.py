@@ -352,5 +352,5 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
                              "date": sent_at}})
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = InboxTask()

@@ -251,7 +251,7 @@ class JudgeTask(Task):
         await scoring.rescore(conn, ctx.profile, ctx.now)
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = JudgeTask()
 
 __all__ = ["SCHEMA", "TASK", "VERDICTS", "JudgeTask"]

@@ -122,5 +122,5 @@ class LevelTask(Task):
         return str(level)
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = LevelTask()

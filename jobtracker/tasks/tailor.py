@@ -298,7 +298,7 @@ class TailorTask(ScoredMatchTask):
         return str(min(len(edits), MAX_EDITS))
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = TailorTask()
 
 __all__ = ["MAX_EDITS", "SCHEMA", "TASK", "TailorTask"]
