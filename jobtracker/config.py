@@ -32,13 +32,7 @@ from jobtracker.settings.alerts import AlertsConfig
 from jobtracker.settings.filters import USD_PER_UNIT, CompanyRule, Filters, SalaryFloor
 from jobtracker.settings.followup import STATUSES, Followup, load_followup
 from jobtracker.settings.imap import ImapConfig
-from jobtracker.settings.notify import (
-    CHANNELS,
-    VERDICTS,
-    EmailChannel,
-    HttpChannel,
-    NotifyConfig,
-)
+from jobtracker.settings.notify import VERDICTS, EmailChannel, HttpChannel, NotifyConfig
 from jobtracker.settings.prepare import PrepareConfig
 from jobtracker.settings.profile import DEFAULT_WEIGHTS, LEVELS, WEIGHT_KEYS, Profile, load_profile
 from jobtracker.settings.sources import Board, Feed, Sources, load_sources
@@ -253,7 +247,7 @@ def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool
 
 
 __all__ = [
-    "CHANNELS", "DEFAULT_WEIGHTS", "LEVELS", "LOOPBACK_HOSTS", "RENDER_FORMATS", "SECTIONS",
+    "DEFAULT_WEIGHTS", "LEVELS", "LOOPBACK_HOSTS", "RENDER_FORMATS", "SECTIONS",
     "STATUSES", "USD_PER_UNIT", "VERDICTS", "WEIGHT_KEYS", "AlertsConfig", "Board",
     "CompanyRule", "Config", "ConfigError", "EmailChannel", "Feed", "Filters", "Followup",
     "HttpChannel", "ImapConfig", "LLMConfig", "NotifyConfig", "PrepareConfig", "Profile",

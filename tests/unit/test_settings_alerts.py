@@ -22,7 +22,7 @@ def test_absent_alerts_are_read_closed_after_two_weeks_and_five_boards_probed(
 
 def test_each_key_is_checked(tmp_path: Path) -> None:
     assert read(tmp_path, "alerts: {enabled: false, probe_companies: 0}").probe_companies == 0
-    with pytest.raises(ConfigError, match="alerts.enabled: must be true or false"):
+    with pytest.raises(ConfigError, match=r"alerts\.enabled: must be true or false"):
         read(tmp_path, "alerts: {enabled: sometimes}")
-    with pytest.raises(ConfigError, match="alerts.close_after_days: must be a whole number"):
+    with pytest.raises(ConfigError, match=r"alerts\.close_after_days: must be a whole number"):
         read(tmp_path, "alerts: {close_after_days: 0}")

@@ -30,7 +30,6 @@ NOT_YET_STRICT = frozenset({
     "jobtracker.mail.maildir",
     "jobtracker.modelcheck",
     "jobtracker.modelcheck.server",
-    "jobtracker.notify.send",
     "jobtracker.postings.download",
     "jobtracker.postings.fetch",
     "jobtracker.postings.groups",
