@@ -19,7 +19,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from jobtracker import store
 from jobtracker.proposals.lines import Line, text_field
@@ -256,6 +256,24 @@ async def list_proposals(conn: aiosqlite.Connection, home: Path | None = None,
 
 
 # --- writing ------------------------------------------------------------------------
+
+class Where(TypedDict):
+    """What every proposal says besides its payload: which task proposed it, for which
+    unit (and item of it), when, about which posting or application, from what input,
+    and with which model and prompt. A kind's `propose(conn, payload, **where)` takes
+    these as keywords."""
+
+    task: str
+    unit_key: str
+    summary: str
+    now: str
+    item: NotRequired[int]
+    posting_id: NotRequired[int | None]
+    application_id: NotRequired[int | None]
+    input_hash: NotRequired[str]
+    model: NotRequired[str | None]
+    prompt_version: NotRequired[str | None]
+
 
 async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: str,
                  payload: dict[str, Any], summary: str, now: str, item: int = 0,

@@ -15,10 +15,10 @@ from __future__ import annotations
 import hashlib
 import os
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from jobtracker import files
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, blank, diff, field
 from jobtracker.text import one_line
 from jobtracker.yamlfile.edit import Edit, EditError, apply
@@ -138,3 +138,18 @@ async def _labels(conn: aiosqlite.Connection, ids: list[object]) -> dict[object,
 
 KIND = Kind("profile", _apply, _undo, _stale,
             Presentation(word="profile", detail=_detail))
+
+
+class Payload(TypedDict):
+    """One edit of profile.yaml, the rule that suggested it and the decisions behind it."""
+
+    edit: dict[str, Any]
+    profile_hash: str
+    rule: str
+    evidence: Any
+    decisions: Any
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `profile` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

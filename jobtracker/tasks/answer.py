@@ -247,8 +247,8 @@ class AnswerTask(Task):
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: dict[str, Any],
                     ctx: Context, model: str) -> str:
         data = unit.data
-        await proposals.create(
-            conn, kind="answer", task=self.name, unit_key=unit.unit_key, now=ctx.now,
+        await proposals.answer.propose(
+            conn, task=self.name, unit_key=unit.unit_key, now=ctx.now,
             posting_id=data["posting_id"], model=model, prompt_version=self.prompt_version,
             input_hash=f"{data['resume_hash']}:{data['keywords_hash']}:"
                        f"{data['description_hash']}",

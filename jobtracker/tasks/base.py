@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -80,7 +81,8 @@ POSTING_COLUMNS = (f"p.id AS id, p.company AS company, p.title AS title, "
                    f"p.description_hash AS dhash")
 
 
-def posting_unit(task: str, row: Mapping[str, Any], inputs: str = "", **data: Any) -> Unit:
+def posting_unit(task: str, row: Mapping[str, Any] | sqlite3.Row, inputs: str = "",
+                 **data: Any) -> Unit:
     """A unit about one posting, from a row read with POSTING_COLUMNS.
 
     Its key is `p{id}:{inputs}:{description hash}`, where `inputs` joins the hashes of
