@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from jobtracker.render.settings import RENDER_FORMATS, RenderConfig
 from jobtracker.render.settings import load as load_render
@@ -32,13 +32,17 @@ from jobtracker.settings.alerts import AlertsConfig
 from jobtracker.settings.filters import USD_PER_UNIT, CompanyRule, Filters, SalaryFloor
 from jobtracker.settings.followup import STATUSES, Followup, load_followup
 from jobtracker.settings.imap import ImapConfig
-from jobtracker.settings.notify import VERDICTS, EmailChannel, HttpChannel, NotifyConfig
+from jobtracker.settings.notify import VERDICTS, NotifyConfig
 from jobtracker.settings.prepare import PrepareConfig
 from jobtracker.settings.profile import DEFAULT_WEIGHTS, LEVELS, WEIGHT_KEYS, Profile, load_profile
 from jobtracker.settings.sources import Board, Feed, Sources, load_sources
 from jobtracker.settings.timezone import load_timezone
 from jobtracker.yamlfile import ConfigError, Document, checks, load
 from jobtracker.yamlfile.checks import LOOPBACK_HOSTS, expand_path
+
+if TYPE_CHECKING:   # the channels load when a notify section is read (settings/notify.py)
+    from jobtracker.channels.http import HttpChannel
+    from jobtracker.channels.smtp import EmailChannel
 
 DEFAULT_MAX_TOKENS = 512     # llm.max_tokens.default, for a task that declares none
 DEFAULT_CONCURRENCY = 4
@@ -244,6 +248,12 @@ def load_plugins(path: Path, tasks: Iterable[TaskDeclaration]) -> dict[str, bool
             raise doc.error("must be true or false", "tasks", name)
         enabled[name] = value
     return enabled
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("EmailChannel", "HttpChannel"):
+        return getattr(notify, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 __all__ = [

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jobtracker import channels
-from jobtracker.channels.http import HttpChannel
-from jobtracker.channels.smtp import EmailChannel
 from jobtracker.yamlfile import Document, checks
+
+if TYPE_CHECKING:
+    from jobtracker.channels import Channel
+    from jobtracker.channels.http import HttpChannel
+    from jobtracker.channels.smtp import EmailChannel
 
 # The judge's verdicts, best first (the rankings table's CHECK holds the same four).
 VERDICTS = ("strong", "good", "partial", "poor")
@@ -20,9 +22,17 @@ MAX_CHANNEL_DEADLINE = 600.0
 FILE = "file"                       # the archive: no section, no secret
 
 
+def registered() -> Mapping[str, Channel[Any]]:
+    """The channels (jobtracker/channels/), imported when a notify section is read:
+    a config.yaml without one, and `jobtracker --help`, never load them."""
+    from jobtracker import channels
+
+    return channels.REGISTRY
+
+
 def channel_names() -> tuple[str, ...]:
     """Every name `notify.to` accepts: the archive, then the registered channels."""
-    return (FILE, *channels.REGISTRY)
+    return (FILE, *registered())
 
 
 @dataclass(frozen=True)
@@ -35,7 +45,7 @@ class NotifyConfig:
 
     def __getattr__(self, name: str) -> Any:
         # `notify.email`, `notify.ntfy`...: a registered channel's settings, or None.
-        if name in channels.REGISTRY:
+        if name in registered():
             return self.settings.get(name)
         raise AttributeError(name)
 
@@ -45,7 +55,7 @@ def load(doc: Document, value: Any) -> NotifyConfig | None:
         return None
     names = channel_names()
     raw = checks.mapping(doc, value, "notify", allowed=(
-        "to", "min_verdict", "deadline", *channels.REGISTRY))
+        "to", "min_verdict", "deadline", *registered()))
     to = checks.str_list(doc, raw.get("to", [FILE]), "notify", "to",
                          check=lambda v: v in names, expected=", ".join(names))
     if not to:
@@ -55,7 +65,7 @@ def load(doc: Document, value: Any) -> NotifyConfig | None:
     if verdict not in VERDICTS:
         raise doc.error(f"must be one of: {', '.join(VERDICTS)}", "notify", "min_verdict")
     settings: dict[str, Any] = {}
-    for channel in channels.REGISTRY.values():
+    for channel in registered().values():
         if raw.get(channel.name) is not None:
             settings[channel.name] = channel.settings(doc, raw[channel.name])
         elif channel.name in to:
@@ -68,4 +78,17 @@ def load(doc: Document, value: Any) -> NotifyConfig | None:
         settings=settings)
 
 
-__all__ = ["VERDICTS", "EmailChannel", "HttpChannel", "NotifyConfig", "channel_names", "load"]
+def __getattr__(name: str) -> Any:
+    # The two channels' settings types, named here for config.py's importers, without
+    # loading the channels until they are asked for.
+    if name == "EmailChannel":
+        from jobtracker.channels.smtp import EmailChannel
+        return EmailChannel
+    if name == "HttpChannel":
+        from jobtracker.channels.http import HttpChannel
+        return HttpChannel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["VERDICTS", "EmailChannel", "HttpChannel", "NotifyConfig", "channel_names", "load",
+           "registered"]
