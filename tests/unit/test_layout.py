@@ -65,7 +65,6 @@ NOT_YET_NAMED = {
     "jobtracker/notify/archive.py": "tests/integration/test_notify_digest.py",
     "jobtracker/notify/message.py": "tests/integration/test_notify_digest.py",
     "jobtracker/notify/record.py": "tests/integration/test_notify_digest.py",
-    "jobtracker/notify/render.py": "tests/integration/test_notify_digest.py",
     "jobtracker/notify/send.py": "tests/integration/test_notify_digest.py",
     "jobtracker/proposals/interview.py": "tests/integration/test_interviews.py",
     "jobtracker/tasks/scheduling.py": "tests/integration/test_interviews.py",
