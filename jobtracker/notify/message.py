@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from jobtracker.channels.base import ChannelError, Message
-from jobtracker.notify import render
+from jobtracker.notify import layout
 from jobtracker.notify.digest import Digest
 
 WEBHOOK_ITEMS = 100     # items per list in a webhook's JSON body; `totals` has the counts
@@ -11,9 +11,9 @@ WEBHOOK_ITEMS = 100     # items per list in a webhook's JSON body; `totals` has 
 
 def of(digest: Digest) -> Message:
     """The digest in every form a channel may send."""
-    return Message(subject=render.subject(digest), text=render.text(digest),
-                   markdown=render.markdown(digest), html=render.html_mail(digest),
-                   push=render.push(digest), data=digest.to_json(limit=WEBHOOK_ITEMS))
+    return Message(subject=layout.subject(digest), text=layout.text(digest),
+                   markdown=layout.markdown(digest), html=layout.html_mail(digest),
+                   push=layout.push(digest), data=digest.to_json(limit=WEBHOOK_ITEMS))
 
 
 __all__ = ["ChannelError", "Message", "of"]

@@ -1,5 +1,5 @@
 """The `interview` kind: a time an invitation or scheduling mail names, to put in the
-calendar (the inbox task proposes them: jobtracker/tasks/scheduling.py).
+calendar (the inbox task proposes them: jobtracker/tasks/inbox/scheduling.py).
 
 payload: `action` (`new`, `move` or `cancel`), `start`/`end` (ISO 8601 with offset;
 None while the zone is asked), `start_local` and `minutes`, `timezone` (IANA or None),
@@ -254,7 +254,7 @@ KIND = Kind("interview", _apply, _undo, _stale,
 
 
 # An interview time, new or moved, with the mail it was read from; its keys depend
-# on the action (jobtracker/tasks/scheduling.py builds them, `_times` above reads them).
+# on the action (jobtracker/tasks/inbox/scheduling.py builds them, `_times` above reads them).
 Payload = Mapping[str, Any]
 
 

@@ -67,7 +67,7 @@ NOT_YET_NAMED = {
     "jobtracker/notify/record.py": "tests/integration/test_notify_digest.py",
     "jobtracker/notify/send.py": "tests/integration/test_notify_digest.py",
     "jobtracker/proposals/interview.py": "tests/integration/test_interviews.py",
-    "jobtracker/tasks/scheduling.py": "tests/integration/test_interviews.py",
+    "jobtracker/tasks/inbox/scheduling.py": "tests/integration/test_interviews.py",
     "jobtracker/alerts/base.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/glassdoor.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/google.py": "tests/unit/test_alerts.py",

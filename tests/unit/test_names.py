@@ -36,8 +36,9 @@ def owners() -> dict[str, set[str]]:
     for kind in proposals.REGISTRY.values():
         out.setdefault(kind.name, set()).add(f"jobtracker/proposals/{kind.name}.py")
     for task in tasks.REGISTRY.values():
-        module = type(task).__module__.replace(".", "/") + ".py"
-        out.setdefault(task.name, set()).add(module)
+        module = type(task).__module__.replace(".", "/")
+        own = {f"{module}.py"} | {str(p.relative_to(ROOT)) for p in (ROOT / module).glob("*.py")}
+        out.setdefault(task.name, set()).update(own)
     return out
 
 

@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import applications, proposals
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.mail.link import uncertain_companies
-from jobtracker.tasks import scheduling
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
+from jobtracker.tasks.inbox import scheduling
 from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class InboxTask(Task):
     summary = "read replies from employers and propose updates"
     system = SYSTEM
     schema = SCHEMA
-    evaluation = Evaluation(resources.files(__package__).joinpath("evals", "inbox.yaml"),
+    evaluation = Evaluation(resources.files("jobtracker.tasks").joinpath("evals", "inbox.yaml"),
                             answer_field="state", replays="status")
 
     # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
