@@ -25,12 +25,12 @@ from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
-    WAITING_NAMES,
     Posting,
     Written,
     answers_json,
     answers_md,
     posting_md,
+    waiting_names,
     write_packet,
 )
 from jobtracker.prepare.resolve import Resolution, resolve
@@ -82,7 +82,7 @@ class Prepared:
             "written": self.written.changed, "kept": self.written.kept,
             "failed": self.written.failed,
             "documents": [d.to_json() for d in self.documents],
-            "waiting": {kind: self.waiting.get(kind, 0) for kind in WAITING_NAMES},
+            "waiting": {kind: self.waiting.get(kind, 0) for kind in waiting_names()},
         }
 
 
@@ -210,12 +210,14 @@ async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str
 
 
 async def waiting_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -> dict[str, int]:
-    """The posting's resume edits and letters still to decide (pending, not stale)."""
+    """The posting's proposals a packet waits for (resume edits, letters: the kinds that
+    say so) still to decide (pending, not stale)."""
+    kinds = waiting_names()
     rows = await conn.execute_fetchall(
         "SELECT id FROM proposals WHERE posting_id = ? AND state = 'pending' "
-        f"AND kind IN ({', '.join('?' for _ in WAITING_NAMES)})",
-        (posting_id, *WAITING_NAMES))
-    counts = dict.fromkeys(WAITING_NAMES, 0)
+        f"AND kind IN ({', '.join('?' for _ in kinds)})",
+        (posting_id, *kinds))
+    counts = dict.fromkeys(kinds, 0)
     for (proposal_id,) in rows:
         proposal = await proposals.get(conn, proposal_id, home)
         if proposal is not None and proposal.state == "pending":

@@ -139,6 +139,9 @@ class Presentation:
       review's `e`); None when there is none.
     - `accepted(proposal, record)` / `undone(proposal, verb)`: what accepting it,
       and undoing a decision about it, say.
+    - `awaited`: when a packet (prepare/) lacks what a pending proposal of this kind
+      would give it, the kind's words for that (one, many); None: a packet never
+      waits for it.
     """
 
     word: str = ""
@@ -148,6 +151,7 @@ class Presentation:
     revisable: str | None = None
     accepted: Callable[[Proposal, dict[str, Any]], str] = said_accepted
     undone: Callable[[Proposal, str], str] = said_undone
+    awaited: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)

@@ -53,7 +53,8 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
             Line("text", clean_text(text_field(proposal.payload, "text")))]
 
 
-KIND = Kind("letter", _apply, _undo, written.inputs_changed, Presentation(detail=_detail))
+KIND = Kind("letter", _apply, _undo, written.inputs_changed,
+            Presentation(detail=_detail, awaited=("letter", "letters")))
 
 
 class Payload(TypedDict):

@@ -200,7 +200,7 @@ async def _still_grounded(conn: aiosqlite.Connection, proposal: Proposal, home: 
 
 KIND = Kind("resume_edit", _apply, _undo, _stale,
             Presentation(word="edit", brief=_brief, detail=_detail, show=_show,
-                         revisable="replacement"))
+                         revisable="replacement", awaited=("resume edit", "resume edits")))
 
 
 # One replacement of resume lines: the edit's own keys (its line, old and new text,
