@@ -212,6 +212,9 @@ class Task:
     settings: ClassVar[Mapping[str, Setting]] = {}
     # What `model check` asks of a model for this task (None: the task has no items).
     evaluation: ClassVar[Evaluation | None] = None
+    # The subcommand that is `work --task <name>` (`resolve`, `rank`), when the task has
+    # one: the command line finds its task by this, never by the task's name.
+    command: ClassVar[str | None] = None
     # The prompt, declared once: `build_request()` sends exactly these, so the
     # `prompt_version` stored with every answer changes whenever they do.
     system: ClassVar[str]

@@ -114,6 +114,7 @@ def _unique(items: list[str], limit: int, width: int) -> list[str]:
 class JudgeTask(Task):
     name = "judge"
     priority = 20
+    command = "rank"
     summary = "judge open matches against profile.yaml"
     system = SYSTEM
     schema = SCHEMA

@@ -79,6 +79,7 @@ def _query(task: Task, ctx: Context, select: str,
 class LevelTask(Task):
     name = "level"
     priority = 10
+    command = "resolve"
     summary = "read descriptions to settle UNCERTAIN postings"
     system = SYSTEM
     schema = SCHEMA

@@ -23,10 +23,6 @@ EXEMPT = {
     ("jobtracker/cli/applications.py", "status"): "a timeline entry's kind (tracker/"
                                                    "timeline.py), not a proposal kind",
     ("tui/screens/applications.py", "status"): "a timeline entry's kind, as above",
-    ("jobtracker/cli/work.py", "level"): "debt: `resolve` is `work --task level`; the "
-                                         "task should declare its command (#35, item 5)",
-    ("jobtracker/cli/work.py", "judge"): "debt: `rank` is `work --task judge` and a "
-                                         "rescore; as above",
 }
 
 
