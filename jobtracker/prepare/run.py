@@ -197,14 +197,14 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
 # --- packets --------------------------------------------------------------------------------
 
 async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
-    letters = await written.accepted(conn, "letter", posting_id, 0)
+    letters = await written.accepted(conn, proposals.letter.KIND.name, posting_id, 0)
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
 async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str]:
     """The accepted drafted answers for the posting's questions: field name → text
     (the latest accepted for a question wins)."""
-    found = await written.accepted(conn, "answer", posting_id, 0)
+    found = await written.accepted(conn, proposals.answer.KIND.name, posting_id, 0)
     return {str(p.payload.get("name")): str(p.payload.get("text") or "") for p in found
             if p.payload.get("name") and p.payload.get("text")}
 
