@@ -1,34 +1,39 @@
-"""The runner's public names, for the command line, the TUI and tests.
-
-The run itself lives in `jobtracker/run/`, in parts that each own their state
-(see that package's docstring); this module only gathers their public names.
-
-Why it is a module of its own and not `jobtracker/run/__init__.py`: importing it
-loads the whole run (about 470 modules: the model client, httpx, the task
-registry), while `jobtracker.run.setup` alone loads about 235. A package's
-`__init__` runs on every import of any of its children, so gathering the names
-there would make each light import (`jobtracker --help`, `work --dry-run`'s setup)
-pay for the heavy ones. Keep it here.
-"""
+"""`jobtracker.runner` is `jobtracker.run` under its older name: the same module object,
+so its public names are the run's, each imported when first asked for (PEP 562, in
+jobtracker/run/__init__.py). The command line, the TUI and tests import either."""
 
 from __future__ import annotations
 
-from jobtracker.run.clock import now_iso, run_id
-from jobtracker.run.ledger import MAX_FAILURES, live_set_aside
-from jobtracker.run.queue import TaskState, choose, survey
-from jobtracker.run.run import (
-    Run,
-    RunResult,
-    dry_run,
-    filtered_counts,
-    queue_between_runs,
-    rescore,
-    work,
-)
-from jobtracker.run.setup import RunOptions, Setup, load_setup
+import sys
+from typing import TYPE_CHECKING
 
-__all__ = [
-    "MAX_FAILURES", "Run", "RunOptions", "RunResult", "Setup", "TaskState", "choose",
-    "dry_run", "filtered_counts", "live_set_aside", "load_setup", "now_iso", "queue_between_runs",
-    "rescore", "run_id", "survey", "work",
-]
+from jobtracker import run
+
+if TYPE_CHECKING:     # what the type checker reads; at run time the names are run's
+    from jobtracker.run import (
+        MAX_FAILURES,
+        Run,
+        RunOptions,
+        RunResult,
+        Setup,
+        TaskState,
+        choose,
+        dry_run,
+        filtered_counts,
+        live_set_aside,
+        load_setup,
+        now_iso,
+        queue_between_runs,
+        rescore,
+        run_id,
+        survey,
+        work,
+    )
+
+    __all__ = [
+        "MAX_FAILURES", "Run", "RunOptions", "RunResult", "Setup", "TaskState", "choose",
+        "dry_run", "filtered_counts", "live_set_aside", "load_setup", "now_iso",
+        "queue_between_runs", "rescore", "run_id", "survey", "work",
+    ]
+
+sys.modules[__name__] = run

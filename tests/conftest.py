@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack
 from pathlib import Path
 
 import pytest
@@ -38,3 +40,11 @@ def run_cli(*args: str, env: dict[str, str] | None = None, timeout: float = 60,
     full_env = {**os.environ, **(env or {})}
     return subprocess.run([sys.executable, "-m", module, *args], capture_output=True,
                           text=True, env=full_env, timeout=timeout, check=False)
+
+
+@pytest.fixture
+def extend() -> Iterator[Callable[..., object]]:
+    """`extend(registry, *entries)`: entries added to a registry (or put in place of the
+    one of the same name) until the test ends — `Registry.extended`, held open."""
+    with ExitStack() as stack:
+        yield lambda registry, *entries: stack.enter_context(registry.extended(*entries))

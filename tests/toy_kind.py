@@ -67,8 +67,8 @@ def toy_kind(folder: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleTy
     assert "note" not in proposals.KINDS
     try:
         module = importlib.import_module("toy_note_kind")
-        # The registry line: what `_KINDS` in jobtracker/proposals/__init__.py holds.
-        monkeypatch.setitem(proposals.REGISTRY, module.KIND.name, module.KIND)
-        yield module
+        # The registry line: what the tuple in jobtracker/proposals/__init__.py holds.
+        with proposals.REGISTRY.extended(module.KIND):
+            yield module
     finally:
         sys.modules.pop("toy_note_kind", None)

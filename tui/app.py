@@ -17,7 +17,7 @@ import contextlib
 from collections.abc import Iterable
 from dataclasses import replace
 from pathlib import Path
-from typing import ClassVar
+from typing import Any, ClassVar
 from urllib.parse import urlsplit
 
 from textual import work
@@ -108,9 +108,9 @@ class JobtrackerApp(App[int]):
 
     # --- set-up ------------------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[Any]:
         # The dashboard, with a key for every screen the registry lists.
-        return dashboard_with(screens.SCREENS)()
+        return dashboard_with(screens.REGISTRY.entries)()
 
     def on_mount(self) -> None:
         # A fixed theme: the look does not depend on a user's saved preference.
@@ -126,7 +126,7 @@ class JobtrackerApp(App[int]):
         loop = asyncio.get_running_loop()
         deadline = loop.time() + UNMOUNT_WAIT
 
-        async def ended(worker: Worker) -> None:
+        async def ended(worker: Worker[Any]) -> None:
             with contextlib.suppress(Exception):     # cancelled, failed: it has ended
                 await worker.wait()
 
@@ -324,7 +324,7 @@ class JobtrackerApp(App[int]):
         await self.stop_embedded()
         self.exit(0)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The command palette (ctrl+p): every action of this screen that applies now,
         with its key; Textual's own entries (themes, screenshots) are left out."""
         yield from screen_commands(screen, self)

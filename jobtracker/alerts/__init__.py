@@ -1,7 +1,7 @@
 """Job alerts: the mail LinkedIn, Indeed, Glassdoor and the others send, read as postings.
 
 One pure module per sender family (its domains, the words that tell its alerts from
-its other mail, its job links and its card layout), registered in `_SENDERS` below;
+its other mail, its job links and its card layout), registered in `REGISTRY`'s tuple below;
 `mime` reads raw mail, `html` and `plain` turn its two parts into lines, `base` holds
 what the senders share. Nothing here opens a mailbox or a database: the fetch
 (jobtracker/postings/alerts.py) reads the mail and stores the postings. Adding a
@@ -17,15 +17,15 @@ from jobtracker.alerts.base import MAX_CARDS, CardText, Counts, Mail, Sender
 from jobtracker.alerts.html import lines_from_html
 from jobtracker.alerts.mime import read_mail
 from jobtracker.alerts.plain import lines_from_text
+from jobtracker.registry import Registry
 from jobtracker.sources.base import NormalizedPosting
 
-_SENDERS: tuple[Sender, ...] = (
+# Sender name (the token of its board, `alerts:<name>` in fetch) → the sender. The
+# tuple's order is the order `sender_of` asks them in.
+REGISTRY: Registry[Sender] = Registry((
     linkedin.SENDER, indeed.SENDER, glassdoor.SENDER, ziprecruiter.SENDER,
     wellfound.SENDER, wttj.SENDER, google.SENDER,
-)
-
-# Sender name (the token of its board, `alerts:<name>` in fetch) → the sender.
-REGISTRY: dict[str, Sender] = {sender.name: sender for sender in _SENDERS}
+))
 
 # How much of the HTML a body check reads (the markers sit in the first cards).
 _BODY_CHECK_CHARS = 200_000
@@ -51,7 +51,7 @@ class Reading:
 
 def sender_of(address: str) -> Sender | None:
     """The sender family an address belongs to (exact domain, dot-bounded), or None."""
-    return next((sender for sender in _SENDERS if sender.sends(address)), None)
+    return REGISTRY.first(lambda sender: sender.sends(address))
 
 
 def recognise(address: str, subject: str, body: str, display: str = "") -> str | None:

@@ -43,7 +43,7 @@ def parse_since(text: str, zone: str | None) -> str:
 @command("digest", "what needs you since the last digest: new matches, proposals waiting, "
                    "follow-ups due, interviews; --send delivers it", _configure_digest)
 def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
-    from jobtracker.notify import render
+    from jobtracker.notify import layout
     from jobtracker.notify.digest import build
     from jobtracker.notify.send import send_digest
 
@@ -77,7 +77,7 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
     if args.json:
         print_json(digest.to_json())   # type: ignore[attr-defined]
     else:
-        print(render.text(digest), end="")   # type: ignore[arg-type]
+        print(layout.text(digest), end="")   # type: ignore[arg-type]
     return EXIT_OK
 
 
@@ -91,7 +91,7 @@ def _configure_interviews(parser: argparse.ArgumentParser) -> None:
                        "feed is interviews.ics", _configure_interviews)
 def cmd_interviews(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.interviews import store as interviews
-    from jobtracker.notify.render import when_local
+    from jobtracker.notify.layout import when_local
     from jobtracker.text import one_line
 
     async def read() -> list[interviews.Interview]:

@@ -29,6 +29,15 @@ def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> Non
 # The run (its model client, HTTP, the job loop) is imported when a command runs, not
 # when the parser is built: `jobtracker --help` and every other command skip it.
 
+
+def task_of(command_name: str) -> str:
+    """The task whose shortcut this command is (a task declares `command`)."""
+    from jobtracker import tasks
+
+    found = tasks.REGISTRY.first(lambda task: task.command == command_name)
+    assert found is not None, f"no task declares the command {command_name!r}"
+    return found.name
+
 @command("work", "run the next task with work (or the pinned one), up to --budget units",
          configure_work)
 def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
@@ -42,7 +51,7 @@ def cmd_work(args: argparse.Namespace, ws: Workspace) -> int:
 def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.run.headless import run_work
 
-    return run_work(ws, run_options(args, task="level"), dry_run=args.dry_run,
+    return run_work(ws, run_options(args, task=task_of("resolve")), dry_run=args.dry_run,
                     verbose=args.verbose)
 
 
@@ -52,7 +61,7 @@ def cmd_rank(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker import runner
     from jobtracker.run.headless import run_work
 
-    code = run_work(ws, run_options(args, task="judge"), dry_run=args.dry_run,
+    code = run_work(ws, run_options(args, task=task_of("rank")), dry_run=args.dry_run,
                     verbose=args.verbose,
                     no_model="No posting was judged; scores are recomputed below, as "
                              "scoring needs no model.")

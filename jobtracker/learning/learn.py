@@ -15,7 +15,6 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import aiosqlite
 
@@ -116,7 +115,9 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
         raise ConfigError(path, error.reason.removeprefix("is ")) from None
     dismissed, applied = await load_decisions(conn)
     found = suggestions(profile, dismissed, applied, _filtered_companies(profile))
-    made, waiting, declined, unusable, later = [], 0, 0, [], 0
+    made: list[tuple[int, str]] = []
+    unusable: list[str] = []
+    waiting = declined = later = 0
     async with store.write(conn):
         earlier = await _earlier(conn)
         for index, suggestion in enumerate(found):
@@ -143,8 +144,8 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
             key = unit_key(suggestion)
             known = await (await conn.execute(
                 "SELECT 1 FROM proposals WHERE task = ? AND unit_key = ?", (TASK, key))).fetchone()
-            new_id = await proposals.create(
-                conn, kind="profile", task=TASK, unit_key=key, payload=_payload(
+            new_id = await proposals.profile.propose(
+                conn, task=TASK, unit_key=key, payload=_payload(
                     suggestion, text), summary=suggestion.summary, now=now,
                 input_hash=text_hash(text))
             if known is None:
@@ -152,7 +153,7 @@ async def learn(conn: aiosqlite.Connection, home: Path, profile: Profile,
     return Learned(made, waiting, declined, unusable, len(dismissed) + len(applied), later)
 
 
-def _payload(suggestion: Suggestion, text: str) -> dict[str, Any]:
+def _payload(suggestion: Suggestion, text: str) -> proposals.profile.Payload:
     return {"edit": suggestion.edit.to_json(), "profile_hash": text_hash(text),
             "rule": suggestion.rule, "evidence": suggestion.evidence,
             "decisions": suggestion.decisions}

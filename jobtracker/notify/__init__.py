@@ -3,10 +3,11 @@
 The family of the morning digest and its delivery:
 
 - `digest`   what needs the user now, read from the database (plain data);
-- `render`   that digest as text, Markdown, a small HTML mail and a short push (pure);
+- `layout`   that digest as text, Markdown, a small HTML mail and a short push (pure);
 - `record`   which jobs each channel announced, and every digest sent;
-- `channels` one module per destination (file, email, ntfy, webhook), each bounded by
-             a total deadline;
+- `message`  the digest made into the message the channels send (jobtracker/channels/:
+             the channel room, one module per destination besides the archive);
+- `archive`  the file channel: every digest kept in the workspace;
 - `send`     the whole of `digest --send`, the end of `jobtracker-tui --run`, and
              `check --send-test`.
 

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from jobtracker.files import FileRefused, relative, remove_workspace, write_workspace
-from jobtracker.notify import render
+from jobtracker.notify import layout
 from jobtracker.notify.digest import Digest
 from jobtracker.text import one_line
 
@@ -30,12 +30,12 @@ def write(home: Path, digest: Digest, delivered: Mapping[str, str],
     relative to the workspace. OSError when the folder cannot be written."""
     target = free_name(home / FOLDER, digest.day)
     footer = ["", "---", ""]
-    footer += [f"- delivered to {name}: {render.md(detail, 200)}"
+    footer += [f"- delivered to {name}: {layout.md(detail, 200)}"
                for name, detail in delivered.items()]
-    footer += [f"- **not delivered** to {name}: {render.md(reason, 300)}"
+    footer += [f"- **not delivered** to {name}: {layout.md(reason, 300)}"
                for name, reason in failed.items()]
-    _write(home, target, render.markdown(digest) + "\n".join(footer) + "\n")
-    _write(home, target.with_suffix(".html"), render.html_mail(digest))
+    _write(home, target, layout.markdown(digest) + "\n".join(footer) + "\n")
+    _write(home, target.with_suffix(".html"), layout.html_mail(digest))
     return relative(target, home)
 
 

@@ -8,7 +8,7 @@ failed (units set aside after repeated failures, boards whose last fetch failed)
 Built once for every channel together (`build`), then narrowed per channel
 (`Digest.for_channel`): a channel that failed last time still holds the jobs it did
 not take. Text from outside (titles, companies, summaries, errors) is kept as stored;
-jobtracker/notify/render.py makes it safe for each form.
+jobtracker/notify/layout.py makes it safe for each form.
 """
 
 from __future__ import annotations

@@ -21,27 +21,19 @@ from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from jobtracker import credentials, store
+from jobtracker import channels, credentials, store
+from jobtracker.channels import Channel, ChannelError, Message
 from jobtracker.clock import now_iso
-from jobtracker.config import Config, EmailChannel, HttpChannel, NotifyConfig, Profile
-from jobtracker.notify import archive, ntfy, record, smtp, webhook
+from jobtracker.config import Config, NotifyConfig, Profile
+from jobtracker.notify import archive, message, record
 from jobtracker.notify.digest import Digest, build
-from jobtracker.notify.message import ChannelError, Message
 from jobtracker.secrets import Redactor
 from jobtracker.store import StoreError
 from jobtracker.workers.reporters import ascii_line
 from jobtracker.yamlfile import ConfigError
 
 if TYPE_CHECKING:
-    from collections.abc import Awaitable, Callable
-
     from jobtracker.workspace import Workspace
-
-# What each network channel sends with: (its settings, the message, its secret or None,
-# a per-step timeout) → a few words on where it went.
-SENDERS: dict[str, Callable[[Any, Message, str | None, float], Awaitable[str]]] = {
-    "email": smtp.send, "ntfy": ntfy.send, "webhook": webhook.send,
-}
 
 
 @dataclass(frozen=True)
@@ -82,36 +74,33 @@ class SendReport:
                 "failed": {o.channel: o.detail for o in self.outcomes if not o.ok}}
 
 
-def settings_of(notify: NotifyConfig, channel: str) -> EmailChannel | HttpChannel:
-    found = getattr(notify, channel)
+def settings_of(notify: NotifyConfig, channel: str) -> Any:
+    found = notify.settings.get(channel)
     assert found is not None    # config.py requires the settings of every channel in `to`
     return found
 
 
 def redactor_for(notify: NotifyConfig, secrets: list[str]) -> Redactor:
-    urls = [c.url for c in (notify.ntfy, notify.webhook) if c is not None]
+    urls = [url for name, settings in notify.settings.items() if name in channels.REGISTRY
+            for url in channels.REGISTRY[name].urls(settings)]
     return Redactor.of(tokens=secrets, urls=urls)
 
 
-def _secret(settings: EmailChannel | HttpChannel, channel: str, timeout: float) -> str | None:
-    if isinstance(settings, EmailChannel):
-        if settings.user is None:
-            return None
-        env, command, names = settings.password_env, settings.password_command, (
-            "password_env", "password_command")
-    else:
-        env, command, names = settings.token_env, settings.token_command, (
-            "token_env", "token_command")
-        if env is None and command is None:
-            return None
-    return credentials.resolve(env, command, env_field=f"notify.{channel}.{names[0]}",
-                               command_field=f"notify.{channel}.{names[1]}", timeout=timeout)
+def _secret(channel: Channel[Any], settings: Any, timeout: float) -> str | None:
+    source = channel.secrets(settings)
+    if source is None:
+        return None
+    return credentials.resolve(source.env, source.command,
+                               env_field=f"notify.{channel.name}.{source.env_field}",
+                               command_field=f"notify.{channel.name}.{source.command_field}",
+                               timeout=timeout)
 
 
-async def deliver(notify: NotifyConfig, channel: str, message: Message) -> Outcome:
+async def deliver(notify: NotifyConfig, name: str, message: Message) -> Outcome:
     """One channel, bounded by `notify.deadline` in all: a server that never answers,
     a credential command that hangs, each ends there."""
-    settings = settings_of(notify, channel)
+    channel = channels.REGISTRY[name]
+    settings = settings_of(notify, name)
     deadline = notify.deadline
     started = time.monotonic()
     secrets: list[str] = []
@@ -119,19 +108,19 @@ async def deliver(notify: NotifyConfig, channel: str, message: Message) -> Outco
         async with asyncio.timeout(deadline):
             # In a thread, with its own timeout no longer than the deadline: the thread
             # ends by then too, so nothing outlives the send.
-            secret = await asyncio.to_thread(_secret, settings, channel, deadline)
+            secret = await asyncio.to_thread(_secret, channel, settings, deadline)
             if secret:
                 secrets.append(secret)
             left = max(0.1, deadline - (time.monotonic() - started))
-            detail = await SENDERS[channel](settings, message, secret, left)
-        outcome = Outcome(channel, True, detail)
+            detail = await channel.send(settings, message, secret, left)
+        outcome = Outcome(name, True, detail)
     except TimeoutError:
-        outcome = Outcome(channel, False, f"did not finish within {deadline:g} s "
-                                          "(notify.deadline)")
+        outcome = Outcome(name, False, f"did not finish within {deadline:g} s "
+                                       "(notify.deadline)")
     except (ChannelError, credentials.CredentialError) as exc:
-        outcome = Outcome(channel, False, str(exc))
+        outcome = Outcome(name, False, str(exc))
     except (OSError, ValueError, UnicodeError) as exc:
-        outcome = Outcome(channel, False, f"{type(exc).__name__}: {exc}")
+        outcome = Outcome(name, False, f"{type(exc).__name__}: {exc}")
     redact = redactor_for(notify, secrets)
     return Outcome(outcome.channel, outcome.ok, redact.cut(outcome.detail, 300))
 
@@ -149,7 +138,7 @@ async def send_digest(home: Path, config: Config, profile: Profile, *, now: str,
         return report
     views = {name: digest.for_channel(name) for name in notify.to}
     network = [name for name in notify.to if name != "file" and not views[name].empty]
-    results = await asyncio.gather(*(deliver(notify, name, Message.of(views[name]))
+    results = await asyncio.gather(*(deliver(notify, name, message.of(views[name]))
                                      for name in network))
     outcomes = {o.channel: o for o in results}
     delivered = {o.channel: o.detail for o in results if o.ok}

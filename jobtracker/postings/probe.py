@@ -195,8 +195,8 @@ async def _propose(conn: aiosqlite.Connection, company: _Company, found: dict[st
     board = Board(ats, token, company.name, override)
     seen = company.titles[samejob.title_key(found["title"])]
     mails, sender = seen.mails, seen.sender
-    return await proposals.create(
-        conn, kind="source", task=TASK, unit_key=f"source:{company.key}", now=now,
+    return await proposals.source.propose(
+        conn, task=TASK, unit_key=f"source:{company.key}", now=now,
         summary=summary(board, one_line(found["title"], 100), mails, sender),
         payload={"board": {"ats": ats, "token": token, "company": company.name,
                            "url": override},

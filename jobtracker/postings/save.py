@@ -318,11 +318,13 @@ async def read_url(url: str, *, sources: Sources | None = None, pick: int | None
     client = client or make_client()
     try:
         listed = by_page(page) if ref is None else None
+        if ref is not None:
+            found = await read_ats(client, page, *ref, sources=sources, company=company,
+                                   address=address)
+        elif listed is not None:
+            found = await read_listed_page(client, page, *listed, sources=sources,
+                                           company=company, address=address)
         if ref is not None or listed is not None:
-            found = (await read_ats(client, page, *ref, sources=sources, company=company,
-                                    address=address) if ref is not None else
-                     await read_listed_page(client, page, *listed, sources=sources,
-                                            company=company, address=address))
             if title:
                 found.posting = replace(found.posting, title=title)
             return found
@@ -411,10 +413,10 @@ def checked(answer: Mapping[str, Any], text: str) -> tuple[dict[str, Any], list[
         dropped.append("remote")
     amounts = _numbers(text)
     for name in ("salary_min", "salary_max"):
-        value = answer.get(name)
-        if isinstance(value, int | float) and not isinstance(value, bool) and value > 0:
-            if float(value) in amounts:
-                out[name] = float(value)
+        amount = answer.get(name)
+        if isinstance(amount, int | float) and not isinstance(amount, bool) and amount > 0:
+            if float(amount) in amounts:
+                out[name] = float(amount)
             else:
                 dropped.append(name)
     currency = str(answer.get("salary_currency") or "").upper()
@@ -466,7 +468,7 @@ def _page_in(text: str) -> str | None:
         url = found.rstrip(".,;:")
         canonical = canonical_url(url) if web_url(url) == url else ""
         if canonical and (identify(canonical) or any(
-                sender.job_link(url) is not None and sender.job_link(url).url
+                (link := sender.job_link(url)) is not None and link.url
                 for sender in alerts.REGISTRY.values())):
             return canonical
     return None
@@ -602,7 +604,7 @@ async def store_saved(db: Path, posting: NormalizedPosting, now: str) -> Stored:
         row = await (await conn.execute(
             "SELECT COALESCE(lead_id, id) FROM postings WHERE id = ?", (posting_id,))
         ).fetchone()
-    return Stored(posting_id, new, int(row[0]))
+    return Stored(posting_id, new, int(row[0]) if row is not None else posting_id)
 
 
 __all__ = ["EXIT_FAILED", "EXIT_NOTHING", "SCHEMA", "Found", "Pasted", "SaveError", "Stored",

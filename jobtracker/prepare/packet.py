@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import files
+from jobtracker import files, proposals
 from jobtracker.prepare.documents import Rendered
 from jobtracker.prepare.resolve import Resolution, Resolved
 from jobtracker.text import clean_text, one_line
@@ -106,14 +106,18 @@ def md_text(text: str | None, limit: int = 0) -> str:
 
 
 
-# What a packet lacks while proposals for its posting wait in review.
-WAITING_NAMES = {"resume_edit": ("resume edit", "resume edits"), "letter": ("letter", "letters")}
+def waiting_names() -> dict[str, tuple[str, str]]:
+    """What a packet lacks while proposals for its posting wait in review: each kind that
+    declares it (`Presentation.awaited`), in the registry's order → its words."""
+    return {kind.name: kind.view.awaited for kind in proposals.REGISTRY.values()
+            if kind.view.awaited is not None}
 
 
 def waiting_line(waiting: dict[str, int]) -> str:
     """`2 resume edits, 1 letter waiting in review: jobtracker proposals list …`, or ''."""
-    parts = [f"{count} {WAITING_NAMES[kind][count != 1]}" for kind, count in waiting.items()
-             if count and kind in WAITING_NAMES]
+    names = waiting_names()
+    parts = [f"{count} {names[kind][count != 1]}" for kind, count in waiting.items()
+             if count and kind in names]
     if not parts:
         return ""
     return (f"{', '.join(parts)} waiting in review: jobtracker proposals list (this packet "
@@ -156,7 +160,7 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
         "fields": [r.to_json() for r in resolution.fields],
         "unresolved_required": resolution.unresolved_required,
         "documents": [d.to_json() for d in documents],
-        "waiting": {kind: (waiting or {}).get(kind, 0) for kind in WAITING_NAMES},
+        "waiting": {kind: (waiting or {}).get(kind, 0) for kind in waiting_names()},
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

@@ -25,12 +25,12 @@ from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
-    WAITING_NAMES,
     Posting,
     Written,
     answers_json,
     answers_md,
     posting_md,
+    waiting_names,
     write_packet,
 )
 from jobtracker.prepare.resolve import Resolution, resolve
@@ -82,7 +82,7 @@ class Prepared:
             "written": self.written.changed, "kept": self.written.kept,
             "failed": self.written.failed,
             "documents": [d.to_json() for d in self.documents],
-            "waiting": {kind: self.waiting.get(kind, 0) for kind in WAITING_NAMES},
+            "waiting": {kind: self.waiting.get(kind, 0) for kind in waiting_names()},
         }
 
 
@@ -197,25 +197,27 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
 # --- packets --------------------------------------------------------------------------------
 
 async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
-    letters = await written.accepted(conn, "letter", posting_id, 0)
+    letters = await written.accepted(conn, proposals.letter.KIND.name, posting_id, 0)
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
 async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str]:
     """The accepted drafted answers for the posting's questions: field name → text
     (the latest accepted for a question wins)."""
-    found = await written.accepted(conn, "answer", posting_id, 0)
+    found = await written.accepted(conn, proposals.answer.KIND.name, posting_id, 0)
     return {str(p.payload.get("name")): str(p.payload.get("text") or "") for p in found
             if p.payload.get("name") and p.payload.get("text")}
 
 
 async def waiting_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -> dict[str, int]:
-    """The posting's resume edits and letters still to decide (pending, not stale)."""
+    """The posting's proposals a packet waits for (resume edits, letters: the kinds that
+    say so) still to decide (pending, not stale)."""
+    kinds = waiting_names()
     rows = await conn.execute_fetchall(
         "SELECT id FROM proposals WHERE posting_id = ? AND state = 'pending' "
-        f"AND kind IN ({', '.join('?' for _ in WAITING_NAMES)})",
-        (posting_id, *WAITING_NAMES))
-    counts = dict.fromkeys(WAITING_NAMES, 0)
+        f"AND kind IN ({', '.join('?' for _ in kinds)})",
+        (posting_id, *kinds))
+    counts = dict.fromkeys(kinds, 0)
     for (proposal_id,) in rows:
         proposal = await proposals.get(conn, proposal_id, home)
         if proposal is not None and proposal.state == "pending":

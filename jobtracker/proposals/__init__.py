@@ -1,17 +1,16 @@
 """Proposals: changes a task suggests and only the user applies.
 
-`core` holds the store, accept/reject/undo and the registry; each kind is one
-module in this folder declaring `KIND` (what accepting does, when it is stale,
-how it is shown), listed in `_KINDS` below. Adding a kind is one module here plus
-one entry in that tuple; `KINDS` is read from the registry. `lines` is what a
-kind's detail is made of (docs/proposals.md, "Adding a kind").
+`core` holds the store and accept/reject/undo; each kind is one module in this
+folder declaring `KIND` (what accepting does, when it is stale, how it is shown),
+listed in `REGISTRY`'s tuple below, which the core reads when asked. Adding a kind
+is one module here plus one entry in that tuple; `KINDS` is its names, in order.
+`lines` is what a kind's detail is made of (docs/proposals.md, "Adding a kind").
 """
 
 from __future__ import annotations
 
 from jobtracker.proposals import answer, interview, letter, profile, resume_edit, source, status
 from jobtracker.proposals.core import (
-    REGISTRY,
     STATES,
     Decision,
     Kind,
@@ -31,17 +30,18 @@ from jobtracker.proposals.core import (
     word,
 )
 from jobtracker.proposals.lines import Line, Span
+from jobtracker.registry import Registry
 
-# The kinds, in the order lists and `KINDS` name them.
-_KINDS: tuple[Kind, ...] = (status.KIND, resume_edit.KIND, letter.KIND, profile.KIND,
-                            interview.KIND, answer.KIND, source.KIND)
-REGISTRY.update((kind.name, kind) for kind in _KINDS)
+# Kind name (the `kind` column) → its kind, in the order lists name them.
+REGISTRY: Registry[Kind] = Registry((status.KIND, resume_edit.KIND, letter.KIND, profile.KIND,
+                                     interview.KIND, answer.KIND, source.KIND))
 
 
 def __getattr__(name: str) -> tuple[str, ...]:
-    # KINDS is read from the registry each time, so a kind a test adds is in it.
+    # KINDS, the kinds' names in order, is read from the registry each time, so a kind
+    # a test adds is in it.
     if name == "KINDS":
-        return kinds()
+        return tuple(REGISTRY)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 

@@ -16,10 +16,10 @@ posting's description changed.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from jobtracker.proposals import written
-from jobtracker.proposals.core import Kind, Presentation, Proposal
+from jobtracker.proposals.core import Kind, Presentation, Proposal, Where, create
 from jobtracker.proposals.lines import Line, Span, blank, field, text_field
 from jobtracker.text import clean_text, one_line
 
@@ -76,3 +76,25 @@ def _show(proposal: Proposal) -> list[str]:
 KIND = Kind("answer", _apply, _undo, written.inputs_changed,
             Presentation(word="answer", brief=_brief, detail=_detail, show=_show,
                          revisable="text"))
+
+
+class Payload(TypedDict, total=False):
+    """A drafted answer to one form question, the quotes it rests on, and its inputs."""
+
+    question: str
+    name: str
+    text: str
+    words: int
+    limit: int | None
+    quotes: list[Any]
+    company: str
+    title: str
+    posting_id: int
+    resume_hash: str
+    keywords_hash: str
+    description_hash: str
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `answer` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

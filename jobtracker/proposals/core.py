@@ -16,10 +16,10 @@ accepted as it is. This module knows no kind by name.
 from __future__ import annotations
 
 import json
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
 
 from jobtracker import store
 from jobtracker.proposals.lines import Line, text_field
@@ -139,6 +139,9 @@ class Presentation:
       review's `e`); None when there is none.
     - `accepted(proposal, record)` / `undone(proposal, verb)`: what accepting it,
       and undoing a decision about it, say.
+    - `awaited`: when a packet (prepare/) lacks what a pending proposal of this kind
+      would give it, the kind's words for that (one, many); None: a packet never
+      waits for it.
     """
 
     word: str = ""
@@ -148,6 +151,7 @@ class Presentation:
     revisable: str | None = None
     accepted: Callable[[Proposal, dict[str, Any]], str] = said_accepted
     undone: Callable[[Proposal, str], str] = said_undone
+    awaited: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -166,28 +170,31 @@ class Kind:
     view: Presentation = Presentation()
 
 
-# Filled by the package from its `_KINDS` tuple (jobtracker/proposals/__init__.py),
-# in that order; read here, so the core imports no kind.
-REGISTRY: dict[str, Kind] = {}
+def registered() -> Mapping[str, Kind]:
+    """The kinds, as the package lists them (jobtracker/proposals/__init__.py). Read
+    from there when asked: the package imports this module first, and the core
+    imports no kind."""
+    from jobtracker import proposals
+    return proposals.REGISTRY
 
 
 def kinds() -> tuple[str, ...]:
     """The names of the registered kinds, in the order they are listed."""
-    return tuple(REGISTRY)
+    return tuple(registered())
 
 
 def _kind(name: str) -> Kind:
     try:
-        return REGISTRY[name]
+        return registered()[name]
     except KeyError:
         raise ValueError(f"unknown proposal kind {name!r} "
-                         f"(known: {', '.join(REGISTRY)})") from None
+                         f"(known: {', '.join(registered())})") from None
 
 
 def presentation(kind: str) -> Presentation:
     """How proposals of `kind` are shown; the defaults for a kind nothing knows (a row
     written by a newer version)."""
-    found = REGISTRY.get(kind)
+    found = registered().get(kind)
     return found.view if found is not None else Presentation()
 
 
@@ -221,7 +228,7 @@ def _from_row(row: Any) -> Proposal:
 
 async def _with_staleness(conn: aiosqlite.Connection, proposal: Proposal,
                           home: Path | None) -> Proposal:
-    kind = REGISTRY.get(proposal.kind)
+    kind = registered().get(proposal.kind)
     if proposal.stored_state != "pending" or kind is None or kind.stale is None:
         return proposal
     reason = await kind.stale(conn, proposal, home)
@@ -254,6 +261,24 @@ async def list_proposals(conn: aiosqlite.Connection, home: Path | None = None,
 
 # --- writing ------------------------------------------------------------------------
 
+class Where(TypedDict):
+    """What every proposal says besides its payload: which task proposed it, for which
+    unit (and item of it), when, about which posting or application, from what input,
+    and with which model and prompt. A kind's `propose(conn, payload, **where)` takes
+    these as keywords."""
+
+    task: str
+    unit_key: str
+    summary: str
+    now: str
+    item: NotRequired[int]
+    posting_id: NotRequired[int | None]
+    application_id: NotRequired[int | None]
+    input_hash: NotRequired[str]
+    model: NotRequired[str | None]
+    prompt_version: NotRequired[str | None]
+
+
 async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: str,
                  payload: dict[str, Any], summary: str, now: str, item: int = 0,
                  posting_id: int | None = None, application_id: int | None = None,
@@ -275,12 +300,14 @@ async def create(conn: aiosqlite.Connection, *, kind: str, task: str, unit_key: 
     row = await (await conn.execute(
         "SELECT id FROM proposals WHERE task = ? AND unit_key = ? AND item = ?",
         (task, unit_key, item))).fetchone()
+    assert row is not None          # inserted above, or there before it
     return int(row[0])
 
 
 async def _next_seq(conn: aiosqlite.Connection) -> int:
     row = await (await conn.execute(
         "SELECT COALESCE(MAX(decision_seq), 0) + 1 FROM proposals")).fetchone()
+    assert row is not None          # an aggregate always has its one row
     return int(row[0])
 
 
@@ -304,7 +331,7 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
     if proposal.state == "stale":
         raise ProposalError(proposal_id, f"proposal {proposal_id} is stale: "
                                          f"{proposal.stale_reason}; not applied")
-    kind = REGISTRY.get(proposal.kind)
+    kind = registered().get(proposal.kind)
     if kind is None:
         raise ProposalError(proposal_id, f"proposal {proposal_id}: nothing knows how to apply "
                                          f"a {proposal.kind!r} proposal yet")
@@ -414,7 +441,7 @@ async def _undo_one(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                     home: Path | None) -> str:
     verb = "accepting" if proposal.stored_state == "accepted" else "rejecting"
     if proposal.stored_state == "accepted":
-        kind = REGISTRY.get(proposal.kind)
+        kind = registered().get(proposal.kind)
         if kind is None or kind.undo is None:
             raise ProposalError(proposal.id, f"cannot undo accepting {proposal.id}: a "
                                              f"{proposal.kind!r} proposal has no undo")

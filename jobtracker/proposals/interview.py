@@ -1,5 +1,5 @@
 """The `interview` kind: a time an invitation or scheduling mail names, to put in the
-calendar (the inbox task proposes them: jobtracker/tasks/scheduling.py).
+calendar (the inbox task proposes them: jobtracker/tasks/inbox/scheduling.py).
 
 payload: `action` (`new`, `move` or `cancel`), `start`/`end` (ISO 8601 with offset;
 None while the zone is asked), `start_local` and `minutes`, `timezone` (IANA or None),
@@ -18,9 +18,10 @@ application still has the status the accept set.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 from zoneinfo import ZoneInfo
 
 from jobtracker import applications
@@ -28,7 +29,7 @@ from jobtracker.applications import ApplicationError, Change, Source
 from jobtracker.config import ConfigError, load_timezone
 from jobtracker.interviews import ics
 from jobtracker.interviews import store as interviews
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, field, quote_in
 from jobtracker.text import one_line
 
@@ -260,3 +261,13 @@ def _accepted(proposal: Proposal, record: dict[str, Any]) -> str:
 
 KIND = Kind("interview", _apply, _undo, _stale,
             Presentation(word="interv", brief=_brief, detail=_detail, accepted=_accepted))
+
+
+# An interview time, new or moved, with the mail it was read from; its keys depend
+# on the action (jobtracker/tasks/inbox/scheduling.py builds them, `_times` above reads them).
+Payload = Mapping[str, Any]
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `interview` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

@@ -10,11 +10,11 @@ accepted before it for the posting, else removes the file.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from jobtracker import files
 from jobtracker.proposals import written
-from jobtracker.proposals.core import Kind, Presentation, Proposal
+from jobtracker.proposals.core import Kind, Presentation, Proposal, Where, create
 from jobtracker.proposals.lines import Line, blank, text_field
 from jobtracker.text import clean_text, one_line
 
@@ -53,4 +53,25 @@ async def _detail(conn: aiosqlite.Connection, proposal: Proposal,
             Line("text", clean_text(text_field(proposal.payload, "text")))]
 
 
-KIND = Kind("letter", _apply, _undo, written.inputs_changed, Presentation(detail=_detail))
+KIND = Kind("letter", _apply, _undo, written.inputs_changed,
+            Presentation(detail=_detail, awaited=("letter", "letters")))
+
+
+class Payload(TypedDict):
+    """A cover letter and what it was written from."""
+
+    text: str
+    paragraphs: list[Any]
+    dropped: list[Any]
+    company: str
+    title: str
+    posting_id: int
+    template_hash: str
+    resume_hash: str
+    keywords_hash: str
+    description_hash: str
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `letter` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

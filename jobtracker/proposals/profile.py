@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from jobtracker import files
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, blank, diff, field
 from jobtracker.text import one_line
 from jobtracker.yamlfile.edit import Edit, EditError, apply
@@ -80,7 +80,7 @@ async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
         raise ProposalError(proposal.id, f"proposal {proposal.id}: cannot edit "
                                          f"profile.yaml as written: {error}") from None
     try:
-        _write(home, path, after)
+        _write(path.parent, path, after)
     except files.FileRefused as error:
         raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
     return {"before": before, "after_hash": text_hash(after), "existed": bool(before)}
@@ -95,12 +95,12 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                                          "since it was accepted; undo it by hand")
     if not decision.get("existed", True) and not decision.get("before"):
         try:
-            files.remove_workspace(home, path)  # there was no profile.yaml before the accept
+            files.remove_workspace(path.parent, path)  # there was no profile.yaml before the accept
         except files.FileRefused as error:
             raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
         return
     try:
-        _write(home, path, str(decision.get("before", "")))
+        _write(path.parent, path, str(decision.get("before", "")))
     except files.FileRefused as error:
         raise ProposalError(proposal.id, f"proposal {proposal.id}: {error}") from None
 
@@ -147,3 +147,18 @@ async def _labels(conn: aiosqlite.Connection, ids: list[object]) -> dict[object,
 
 KIND = Kind("profile", _apply, _undo, _stale,
             Presentation(word="profile", detail=_detail))
+
+
+class Payload(TypedDict):
+    """One edit of profile.yaml, the rule that suggested it and the decisions behind it."""
+
+    edit: dict[str, Any]
+    profile_hash: str
+    rule: str
+    evidence: Any
+    decisions: Any
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `profile` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

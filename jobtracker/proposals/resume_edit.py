@@ -11,13 +11,13 @@ accepted edit is left.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Unpack
 
 from jobtracker import files
 from jobtracker.proposals import written
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, blank, diff, field, text_field
 from jobtracker.resume import KEYWORDS, RESUME, read_input, text_hash
 from jobtracker.resume.grounding import (
@@ -200,4 +200,14 @@ async def _still_grounded(conn: aiosqlite.Connection, proposal: Proposal, home: 
 
 KIND = Kind("resume_edit", _apply, _undo, _stale,
             Presentation(word="edit", brief=_brief, detail=_detail, show=_show,
-                         revisable="replacement"))
+                         revisable="replacement", awaited=("resume edit", "resume edits")))
+
+
+# One replacement of resume lines: the edit's own keys (its line, old and new text,
+# reason, the keywords it adds) and the posting and inputs it was made for.
+Payload = Mapping[str, Any]
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `resume_edit` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 from jobtracker import files
 from jobtracker.config import Board, ConfigError, load_sources
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, blank, diff, field
 from jobtracker.sources import REGISTRY
 from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text
@@ -139,3 +139,19 @@ KIND = Kind("source", _apply, _undo, _stale,
             Presentation(word="source", detail=_detail, show=_show))
 
 __all__ = ["KIND", "board_of", "summary"]
+
+
+class Payload(TypedDict):
+    """A board to add to sources.yaml, and the alert mail that led to it."""
+
+    board: dict[str, Any]
+    title: str
+    alerts: int
+    sender: str
+    company: str
+    titles_listed: Any
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `source` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

@@ -16,11 +16,11 @@ still has the status the accept set.
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack
 
 from jobtracker import applications
 from jobtracker.applications import ApplicationError, Change, Source
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, Span, field, quote_in
 from jobtracker.text import one_line
 
@@ -141,3 +141,22 @@ async def _message_body(conn: aiosqlite.Connection, key: object) -> str | None:
 
 KIND = Kind("status", _apply, _undo, _stale,
             Presentation(brief=_brief, detail=_detail))
+
+
+class Payload(TypedDict):
+    """A status change: to which status, from which, for which company, and why."""
+
+    to_status: str
+    from_status: str | None
+    company: str | None
+    evidence: str
+    uncertain_companies: NotRequired[list[str]]   # the inbox: two companies it may be
+    state: NotRequired[str]                       # the inbox's reading of the mail
+    reading: NotRequired[str]
+    message: NotRequired[dict[str, Any]]          # the mail it read: key, subject, sender, date
+    silent_since: NotRequired[str]                # ghosting: the last sign of life
+
+
+async def propose(conn: aiosqlite.Connection, payload: Payload, **where: Unpack[Where]) -> int:
+    """A pending `status` proposal, in the caller's transaction (`create`); its id."""
+    return await create(conn, kind=KIND.name, payload=dict(payload), **where)

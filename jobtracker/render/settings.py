@@ -1,4 +1,5 @@
-"""config.yaml `render.dates`: how `resume import` writes a resume's dates.
+"""config.yaml's `render:` section (docs/render.md): the theme, the paper, the formats,
+and `render.dates`, how `resume import` writes a resume's dates.
 
     render:
       dates:
@@ -6,19 +7,21 @@
                             # | a list of the twelve month names in your language
         present: present    # the word for an entry that has not ended ("Jun 2011 – present")
 
-English by default. `load_dates` checks the section like the rest of config.yaml
-(the error names the file, line and key); `DateStyle` is the result, and `words`
-turns a JSON Resume date ("2013-12-01", "2013-12", "2013") into the resume's own
-words ("Dec 2013", "2013"); a date that is not one of those shapes is kept as written.
+English by default. `load` checks the section like the rest of config.yaml (the error
+names the file, line and key); `DateStyle` is the dates' part, and `words` turns a JSON
+Resume date ("2013-12-01", "2013-12", "2013") into the resume's own words ("Dec 2013",
+"2013"); a date that is not one of those shapes is kept as written.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from jobtracker.yamlfile import Document
+from jobtracker.render import themes
+from jobtracker.yamlfile import Document, checks
 
 MONTH_STYLES = ("short", "long", "numeric")
 LONG = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -80,3 +83,41 @@ def load_dates(doc: Document, value: Any, *at: str) -> DateStyle:
     if not isinstance(present, str) or not present.strip():
         raise doc.error("must be a non-empty string", *at, "present")
     return DateStyle(names, present.strip())
+
+
+@dataclass(frozen=True)
+class RenderConfig:
+    """How documents are rendered (docs/render.md): the theme (a built-in name, or a
+    .typ file; a relative path is from the workspace), the paper, and which formats
+    a packet carries."""
+
+    theme: str = themes.DEFAULT_THEME
+    paper: str = themes.DEFAULT_PAPER
+    formats: tuple[str, ...] = ("pdf",)
+    home: Path | None = None          # where a relative theme path starts
+    dates: DateStyle = field(default_factory=lambda: DateStyle())
+
+    def find_theme(self) -> themes.Theme:
+        return themes.find_theme(self.theme, self.home)
+
+
+RENDER_FORMATS = ("pdf", "docx")
+
+
+def load(doc: Document, value: Any) -> RenderConfig:
+    raw = checks.mapping(doc, value, "render", allowed=("theme", "paper", "formats", "dates"))
+    home = doc.path.parent
+    theme = checks.string(doc, raw.get("theme", themes.DEFAULT_THEME), "render", "theme").strip()
+    try:
+        themes.find_theme(theme, home)
+    except themes.ThemeError as exc:
+        raise doc.error(str(exc), "render", "theme") from None
+    paper = checks.string(doc, raw.get("paper", themes.DEFAULT_PAPER), "render",
+                          "paper").strip().lower()
+    if paper not in themes.PAPERS:
+        raise doc.error(f"unknown paper {paper!r} (expected one of: {', '.join(themes.PAPERS)})",
+                        "render", "paper")
+    formats = checks.str_list(doc, raw.get("formats", ["pdf"]), "render", "formats",
+                        check=lambda v: v in RENDER_FORMATS, expected=", ".join(RENDER_FORMATS))
+    return RenderConfig(theme, paper, tuple(dict.fromkeys(formats)), home,
+                        load_dates(doc, raw.get("dates"), "render", "dates"))

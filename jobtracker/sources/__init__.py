@@ -1,12 +1,13 @@
 """Job-board and feed parsers, one module per source, plus the registry.
 
 Adding an ATS is one module here (a `SOURCE` with its default address, its parser
-and its job-page pattern) and one line in `_BOARDS` below; docs/sources.md says how.
+and its job-page pattern) and one entry in `REGISTRY`'s tuple below; docs/sources.md says how.
 Feeds are a separate kind (`feed.parse`), not an `ats` a board may name.
 """
 
 from __future__ import annotations
 
+from jobtracker.registry import Registry
 from jobtracker.sources import (
     ashby,
     feed,
@@ -24,15 +25,13 @@ from jobtracker.sources import (
 )
 from jobtracker.sources.base import NormalizedPosting, Source, SourceError, token_ok
 
-_BOARDS: tuple[Source, ...] = (
+# ATS name (the `ats` of a board in sources.yaml) → its source.
+REGISTRY: Registry[Source] = Registry((
     greenhouse.SOURCE, lever.SOURCE, ashby.SOURCE,
     workable.SOURCE, smartrecruiters.SOURCE, recruitee.SOURCE, personio.SOURCE, workday.SOURCE,
     # Aggregators: many companies in one listing; each posting carries its company.
     hackernews.SOURCE, remoteok.SOURCE, remotive.SOURCE, himalayas.SOURCE,
-)
-
-# ATS name (the `ats` of a board in sources.yaml) → its source.
-REGISTRY: dict[str, Source] = {source.name: source for source in _BOARDS}
+))
 
 parse_feed = feed.parse
 

@@ -295,7 +295,7 @@ def read_posting(node: dict[str, Any], ids: dict[str, dict[str, Any]] | None = N
     company, urls = _organization(node.get("hiringOrganization"), ids)
     located = node.get("jobLocation")
     places = [p for item in (located if isinstance(located, list) else [located])[:MAX_PLACES]
-              if (p := _place(ids.get(item.get("@id"), item)
+              if (p := _place(ids.get(item["@id"], item)
                               if isinstance(item, dict) and isinstance(item.get("@id"), str)
                               else item))]
     kinds = node.get("jobLocationType")

@@ -247,8 +247,8 @@ class AnswerTask(Task):
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: dict[str, Any],
                     ctx: Context, model: str) -> str:
         data = unit.data
-        await proposals.create(
-            conn, kind="answer", task=self.name, unit_key=unit.unit_key, now=ctx.now,
+        await proposals.answer.propose(
+            conn, task=self.name, unit_key=unit.unit_key, now=ctx.now,
             posting_id=data["posting_id"], model=model, prompt_version=self.prompt_version,
             input_hash=f"{data['resume_hash']}:{data['keywords_hash']}:"
                        f"{data['description_hash']}",
@@ -264,7 +264,7 @@ class AnswerTask(Task):
         return "drafted"
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = AnswerTask()
 
 __all__ = ["MAX_WORDS", "SCHEMA", "TASK", "AnswerTask", "bounded", "limits", "unit_text"]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import sqlite3
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -80,7 +81,8 @@ POSTING_COLUMNS = (f"p.id AS id, p.company AS company, p.title AS title, "
                    f"p.description_hash AS dhash")
 
 
-def posting_unit(task: str, row: Mapping[str, Any], inputs: str = "", **data: Any) -> Unit:
+def posting_unit(task: str, row: Mapping[str, Any] | sqlite3.Row, inputs: str = "",
+                 **data: Any) -> Unit:
     """A unit about one posting, from a row read with POSTING_COLUMNS.
 
     Its key is `p{id}:{inputs}:{description hash}`, where `inputs` joins the hashes of
@@ -210,6 +212,9 @@ class Task:
     settings: ClassVar[Mapping[str, Setting]] = {}
     # What `model check` asks of a model for this task (None: the task has no items).
     evaluation: ClassVar[Evaluation | None] = None
+    # The subcommand that is `work --task <name>` (`resolve`, `rank`), when the task has
+    # one: the command line finds its task by this, never by the task's name.
+    command: ClassVar[str | None] = None
     # The prompt, declared once: `build_request()` sends exactly these, so the
     # `prompt_version` stored with every answer changes whenever they do.
     system: ClassVar[str]

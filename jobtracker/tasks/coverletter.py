@@ -182,8 +182,8 @@ class CoverLetterTask(ScoredMatchTask):
         if not kept:
             return "0"      # recorded, with how many it dropped; no letter to propose
         dropped = f", {len(result['dropped'])} dropped" if result["dropped"] else ""
-        await proposals.create(
-            conn, kind="letter", task=self.name, unit_key=unit.unit_key, now=ctx.now,
+        await proposals.letter.propose(
+            conn, task=self.name, unit_key=unit.unit_key, now=ctx.now,
             posting_id=data["posting_id"], model=model, prompt_version=self.prompt_version,
             input_hash=f"{data['template_hash']}:{data['resume_hash']}:"
                        f"{data['keywords_hash']}:{data['description_hash']}",
@@ -197,7 +197,7 @@ class CoverLetterTask(ScoredMatchTask):
         return str(min(len(kept), MAX_PARAGRAPHS))
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = CoverLetterTask()
 
 __all__ = ["MAX_PARAGRAPHS", "SCHEMA", "TASK", "CoverLetterTask", "assemble"]

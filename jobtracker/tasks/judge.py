@@ -114,6 +114,7 @@ def _unique(items: list[str], limit: int, width: int) -> list[str]:
 class JudgeTask(Task):
     name = "judge"
     priority = 20
+    command = "rank"
     summary = "judge open matches against profile.yaml"
     system = SYSTEM
     schema = SCHEMA
@@ -251,7 +252,7 @@ class JudgeTask(Task):
         await scoring.rescore(conn, ctx.profile, ctx.now)
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = JudgeTask()
 
 __all__ = ["SCHEMA", "TASK", "VERDICTS", "JudgeTask"]

@@ -79,6 +79,7 @@ def _query(task: Task, ctx: Context, select: str,
 class LevelTask(Task):
     name = "level"
     priority = 10
+    command = "resolve"
     summary = "read descriptions to settle UNCERTAIN postings"
     system = SYSTEM
     schema = SCHEMA
@@ -122,5 +123,5 @@ class LevelTask(Task):
         return str(level)
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = LevelTask()

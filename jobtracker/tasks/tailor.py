@@ -207,6 +207,7 @@ class ScoredMatchTask(Task):
         row = await (await conn.execute(
             f"SELECT COUNT(*) FROM {scored_from(self.answers_table)} WHERE {where}",
             params)).fetchone()
+        assert row is not None        # an aggregate always has its one row
         return int(row[0])
 
     async def pending(self, conn: aiosqlite.Connection, ctx: Context,
@@ -282,8 +283,8 @@ class TailorTask(ScoredMatchTask):
             "prompt_version": self.prompt_version, "tailored_at": ctx.now}, key=["posting_id"])
         who = posting_label(data["company"], data["title"])
         for item, edit in enumerate(edits):
-            await proposals.create(
-                conn, kind="resume_edit", task=self.name, unit_key=unit.unit_key, item=item,
+            await proposals.resume_edit.propose(
+                conn, task=self.name, unit_key=unit.unit_key, item=item,
                 now=ctx.now, posting_id=data["posting_id"], model=model,
                 prompt_version=self.prompt_version,
                 input_hash=f"{data['resume_hash']}:{data['keywords_hash']}:"
@@ -298,7 +299,7 @@ class TailorTask(ScoredMatchTask):
         return str(min(len(edits), MAX_EDITS))
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = TailorTask()
 
 __all__ = ["MAX_EDITS", "SCHEMA", "TASK", "TailorTask"]

@@ -52,8 +52,8 @@ async def _propose(conn: aiosqlite.Connection, application_id: int, posting_id: 
     if known:
         return 0
     evidence = f"no reply since {since.isoformat()} ({silent} days)"
-    await proposals.create(
-        conn, kind="status", task=TASK, unit_key=unit_key, now=now, posting_id=posting_id,
+    await proposals.status.propose(
+        conn, task=TASK, unit_key=unit_key, now=now, posting_id=posting_id,
         application_id=application_id, input_hash=f"{application_id}:{status}",
         summary=one_line(f"{company or 'application ' + str(application_id)}: {status} → "
                          f"{GHOSTED} ({evidence})", 200),

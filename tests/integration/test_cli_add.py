@@ -171,11 +171,11 @@ def test_an_eu_lever_board_gets_the_eu_address(ws: Workspace, capsys) -> None:
 
 
 def test_check_fetches_once_and_prints_the_count(ws: Workspace, capsys, server: BoardServer,
-                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+                                                 extend) -> None:
     server.set("/gh/acme", greenhouse_board([greenhouse_job(1, "A"), greenhouse_job(2, "B")]))
     loopback = dataclasses.replace(REGISTRY["greenhouse"],
                                    default_url=lambda _token: server.url("/gh/acme"))
-    monkeypatch.setitem(REGISTRY, "greenhouse", loopback)
+    extend(REGISTRY, loopback)
     (ws / "sources.yaml").write_text("boards: []\n", encoding="utf-8")
     code, out, _ = add(ws, capsys, "https://boards.greenhouse.io/acme", "--check")
     assert code == 0
@@ -185,10 +185,10 @@ def test_check_fetches_once_and_prints_the_count(ws: Workspace, capsys, server: 
 
 
 def test_check_of_a_failing_board_exits_1_and_leaves_the_file_as_it_was(
-        ws: Workspace, capsys, server: BoardServer, monkeypatch: pytest.MonkeyPatch) -> None:
+        ws: Workspace, capsys, server: BoardServer, extend) -> None:
     loopback = dataclasses.replace(REGISTRY["ashby"],
                                    default_url=lambda _token: server.url("/missing"))
-    monkeypatch.setitem(REGISTRY, "ashby", loopback)
+    extend(REGISTRY, loopback)
     (ws / "sources.yaml").write_bytes(b"boards: []\n")
     code, out, _ = add(ws, capsys, "https://jobs.ashbyhq.com/gone", "--check")
     assert code == 1 and "check: ashby:gone failed: HTTP 404 Not Found" in out

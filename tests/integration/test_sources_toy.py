@@ -1,6 +1,6 @@
 """Adding a job board is one module and one registry entry: a toy source, written to a
 folder on sys.path, imported and put in `jobtracker.sources.REGISTRY` (what an entry
-in `_BOARDS` does), is found everywhere a source is with no other edit —
+in its tuple does), is found everywhere a source is with no other edit —
 sources.yaml validation, `jobtracker fetch`, a feed item linking to one of its job
 pages, and the careers-page shapes `jobtracker add` recognises."""
 
@@ -64,8 +64,8 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]
     (folder / "toy_source.py").write_text(TOY_MODULE)
     monkeypatch.syspath_prepend(str(folder))
     module = importlib.import_module("toy_source")
-    monkeypatch.setitem(sources.REGISTRY, "toyboard", module.SOURCE)   # the one entry
-    yield module
+    with sources.REGISTRY.extended(module.SOURCE):   # the one entry
+        yield module
     sys.modules.pop("toy_source", None)
 
 

@@ -1,5 +1,5 @@
 """Adding a task is one module and one registry entry: a toy task, written to a folder
-on sys.path, imported and put in `jobtracker.tasks.REGISTRY` (what an entry in `TASKS`
+on sys.path, imported and put in `jobtracker.tasks.REGISTRY` (what an entry in its tuple
 does), shows up everywhere a task does with no other edit — the survey, `work
 --dry-run`, config validation (its answer bound and its own setting), the demo model's
 answers, `model check` (its evaluation items) and the TUI's queue."""
@@ -102,8 +102,8 @@ def toy(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]
     (folder / "toy_items.yaml").write_text(TOY_ITEMS)
     monkeypatch.syspath_prepend(str(folder))
     module = importlib.import_module("toy_task")
-    monkeypatch.setitem(tasks.REGISTRY, "toy", module.TASK)   # the one registry entry
-    yield module
+    with tasks.REGISTRY.extended(module.TASK):   # the one registry entry
+        yield module
     sys.modules.pop("toy_task", None)
 
 

@@ -171,7 +171,7 @@ async def test_a_resume_edit_shows_a_marked_diff_and_a_refusal_is_shown(
 
 
 async def test_e_edits_the_replacement_in_the_editor_then_accepts(
-        app: JobtrackerApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        app: JobtrackerApp, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, extend) -> None:
     applied: list[dict] = []
 
     async def apply(conn: Any, proposal: proposals.Proposal, now: str,
@@ -180,8 +180,7 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
         return {}
 
     # The kind as it is (its presentation makes `e` live), accepting into `applied`.
-    monkeypatch.setitem(proposals.REGISTRY, "resume_edit",
-                        replace(proposals.REGISTRY["resume_edit"], apply=apply))
+    extend(proposals.REGISTRY, replace(proposals.REGISTRY["resume_edit"], apply=apply))
     editor = tmp_path / "editor.py"
     editor.write_text("import sys, pathlib\np = pathlib.Path(sys.argv[1])\n"
                       "p.write_text(p.read_text().replace('Go', 'Rust'))\n")

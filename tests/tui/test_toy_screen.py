@@ -1,4 +1,4 @@
-"""Adding a screen is one module and one entry in `tui.screens.SCREENS`: a toy screen,
+"""Adding a screen is one module and one entry in `tui.screens.REGISTRY`: a toy screen,
 given only that entry, has its key on the dashboard (footer, `?`, ctrl+p) and opens
 by it."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import ClassVar
 
-import pytest
 from textual.binding import Binding, BindingType
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -43,8 +42,8 @@ TOY = screens.Opened("toy", "y", "Toy", "a toy screen, added by its registry ent
 
 
 async def test_a_toy_screen_opens_by_its_key_from_its_registry_entry_alone(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(screens, "SCREENS", (*screens.SCREENS, TOY))
+        tmp_path: Path, extend) -> None:
+    extend(screens.REGISTRY, TOY)
     app = JobtrackerApp(load_setup(make_workspace(tmp_path, None)))
     async with app.run_test(size=(100, 30)) as pilot:
         await wait_until(pilot, lambda: "y Toy" in screen_text(app))       # in the footer

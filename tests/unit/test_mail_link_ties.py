@@ -20,8 +20,8 @@ from jobtracker import proposals, store
 from jobtracker.config import Config, Profile
 from jobtracker.mail.link import uncertain_companies
 from jobtracker.mail.maildir import sync_maildir
-from jobtracker.tasks import Context, scheduling
-from jobtracker.tasks.inbox import InboxTask
+from jobtracker.tasks import Context
+from jobtracker.tasks.inbox import InboxTask, scheduling
 
 TASK = InboxTask()
 

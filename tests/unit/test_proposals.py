@@ -30,7 +30,7 @@ async def one(conn: aiosqlite.Connection, proposal_id: int) -> Proposal:
 
 
 async def test_a_kind_registers_its_applier_and_staleness(
-        conn: aiosqlite.Connection, monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+        conn: aiosqlite.Connection, extend, tmp_path: Path) -> None:
     written: list[str] = []
 
     async def write_letter(conn: aiosqlite.Connection, proposal: Proposal, now: str,
@@ -43,8 +43,7 @@ async def test_a_kind_registers_its_applier_and_staleness(
                              home: Path | None) -> str | None:
         return "the resume changed" if proposal.input_hash != "current" else None
 
-    monkeypatch.setitem(proposals.REGISTRY, "letter",
-                        Kind("letter", write_letter, None, resume_changed))
+    extend(proposals.REGISTRY, Kind("letter", write_letter, None, resume_changed))
     async with store.write(conn):
         fresh = await proposals.create(conn, kind="letter", task="coverletter", unit_key="u1",
                                        now=NOW, summary="letter", input_hash="current",

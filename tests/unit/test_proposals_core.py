@@ -69,14 +69,13 @@ async def test_unknown_ids_are_refused_by_name(conn: aiosqlite.Connection) -> No
 
 
 async def test_an_applier_that_fails_leaves_nothing_half_written(
-        conn: aiosqlite.Connection, acme: dict[str, int],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        conn: aiosqlite.Connection, acme: dict[str, int], extend) -> None:
     async def half_then_fail(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                              home: Path | None) -> dict[str, Any]:
         await conn.execute("UPDATE applications SET status = 'offer'")
         raise ProposalError(proposal.id, f"proposal {proposal.id}: disk full")
 
-    monkeypatch.setitem(proposals.REGISTRY, "status", Kind("status", half_then_fail))
+    extend(proposals.REGISTRY, Kind("status", half_then_fail))
     pid = await propose(conn, "offer", posting_id=acme["posting"])
     (decision,) = await proposals.accept(conn, [pid], LATER)
     assert not decision.ok and "disk full" in decision.message

@@ -1,6 +1,4 @@
-"""config.yaml `render.dates` (jobtracker/render/settings.py): the month style and the
-word for "present" that `resume import` writes dates with; checked like the rest of
-config.yaml, English by default."""
+"""config.yaml's `render:` section, read by its room (jobtracker/render/settings.py)."""
 
 from __future__ import annotations
 
@@ -8,48 +6,26 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker.render.settings import LONG, SHORT, DateStyle
-from jobtracker.workspace import Workspace
-from jobtracker.yamlfile import ConfigError
+from jobtracker.render import settings, themes
+from jobtracker.yamlfile import ConfigError, parse
 
 
-def dates_of(tmp_path: Path, yaml: str) -> DateStyle:
-    ws = Workspace(tmp_path / "home")
-    ws.init()
-    (ws.home / "config.yaml").write_text(yaml)
-    return ws.config().render.dates
+def read(tmp_path: Path, text: str) -> settings.RenderConfig:
+    doc = parse(tmp_path / "config.yaml", text)
+    return settings.load(doc, doc.data["render"] if doc.data else None)
 
 
-def test_english_short_months_and_present_by_default(tmp_path: Path) -> None:
-    style = dates_of(tmp_path, "render: {theme: classic}\n")
-    assert style == DateStyle(SHORT, "present")
-    assert style.span("2013-12-01", "2014-12-01") == "Dec 2013 – Dec 2014"
-    assert style.span("2011-06", "") == "Jun 2011 – present"
-    assert style.span("", "2014") == "2014"
-    assert style.words("2013-13-01") == "2013-13-01", "no month 13: kept as written"
+def test_absent_it_is_the_default_theme_on_the_default_paper_as_pdf(tmp_path: Path) -> None:
+    got = read(tmp_path, "")
+    assert (got.theme, got.paper, got.formats) == (themes.DEFAULT_THEME, themes.DEFAULT_PAPER,
+                                                   ("pdf",))
+    assert got.home == tmp_path      # a relative theme file is found from the workspace
 
 
-def test_the_month_style_and_the_word_for_present_are_read(tmp_path: Path) -> None:
-    assert dates_of(tmp_path, "render:\n  dates: {months: long}\n").months == LONG
-    numeric = dates_of(tmp_path, "render:\n  dates: {months: numeric, present: heute}\n")
-    assert numeric.span("2011-06-01", "") == "06/2011 – heute"
-    names = ", ".join(f"m{n}" for n in range(1, 13))
-    own = dates_of(tmp_path, f"render:\n  dates:\n    months: [{names}]\n")
-    assert own.words("2020-02-29") == "m2 2020"
+def test_formats_are_kept_once_each_in_their_order(tmp_path: Path) -> None:
+    assert read(tmp_path, "render: {formats: [docx, pdf, docx]}").formats == ("docx", "pdf")
 
 
-@pytest.mark.parametrize(("yaml", "message"), [
-    ("render:\n  dates: {months: roman}\n", "config.yaml:2: render.dates.months: unknown "
-                                            "month style 'roman'"),
-    ("render:\n  dates: {months: [a, b]}\n", "config.yaml:2: render.dates.months: must be "
-                                             "short, long, numeric or a list of twelve"),
-    ("render:\n  dates: {present: ''}\n", "config.yaml:2: render.dates.present: must be a "
-                                          "non-empty string"),
-    ("render:\n  dates: {style: x}\n", "render.dates.style: unknown key"),
-    ("render:\n  dates: short\n", "render.dates: must be a mapping"),
-])
-def test_a_bad_setting_names_the_file_line_and_key(tmp_path: Path, yaml: str,
-                                                    message: str) -> None:
-    with pytest.raises(ConfigError) as caught:
-        dates_of(tmp_path, yaml)
-    assert message in str(caught.value)
+def test_an_unknown_paper_names_the_papers_there_are(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError, match=r"config.yaml:1: render.paper: unknown paper 'tabloid'"):
+        read(tmp_path, "render: {paper: tabloid}")

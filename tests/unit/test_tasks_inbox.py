@@ -30,8 +30,8 @@ from mail_samples import (
 from jobtracker import proposals, store
 from jobtracker.config import Config, Profile
 from jobtracker.mail.maildir import sync_maildir
-from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit, scheduling
-from jobtracker.tasks.inbox import PROMPT_BODY_CHARS, SCHEMA, STATES, InboxTask
+from jobtracker.tasks import REGISTRY, Context, NoAnswer, Unit
+from jobtracker.tasks.inbox import PROMPT_BODY_CHARS, SCHEMA, STATES, InboxTask, scheduling
 
 TASK = InboxTask()
 ACK = plain("Thanks for applying to Acme",

@@ -1,6 +1,6 @@
 """One screen per module, and the registry of the screens the dashboard opens by a key.
 
-Adding a screen is one module here and one entry in `SCREENS`: its name (the
+Adding a screen is one module here and one entry in `REGISTRY`'s tuple: its name (the
 dashboard's action `open('NAME')` and the binding id `dashboard.NAME`), its key,
 its word in the footer, its tooltip (for `?` and ctrl+p) and how to make it. The
 dashboard takes its keys from this tuple when the app makes it
@@ -18,6 +18,7 @@ from typing import Any
 from textual.binding import Binding
 from textual.screen import Screen
 
+from jobtracker.registry import Registry
 from tui.screens.applications import ApplicationsScreen
 from tui.screens.matches import MatchesScreen
 from tui.screens.review import ReviewScreen
@@ -39,11 +40,12 @@ class Opened:
                        id=f"dashboard.{self.name}", tooltip=self.tooltip)
 
 
-SCREENS: tuple[Opened, ...] = (
+# Screen name → how the dashboard opens it, in the order of the dashboard's keys.
+REGISTRY: Registry[Opened] = Registry((
     Opened("review", "p", "Review", "review the proposals waiting", ReviewScreen),
     Opened("matches", "m", "Matches", "scored matches, best first", MatchesScreen),
     Opened("applications", "t", "Tracker",
            "your applications by status, follow-ups due, the funnel", ApplicationsScreen),
-)
+))
 
-__all__ = ["SCREENS", "Opened"]
+__all__ = ["REGISTRY", "Opened"]

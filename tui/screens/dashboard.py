@@ -9,7 +9,7 @@ The run's phase, surveys, decisions and the fetch's lines arrive as the app's
 news (tui/messages.py).
 
 The keys that open other screens come from their registry (tui/screens/__init__.py):
-`dashboard_with(SCREENS)` is this screen with a key for each, which is what the app
+`dashboard_with(REGISTRY.entries)` is this screen with a key for each, which is what the app
 shows. Textual reads a screen's keys, in order, from its class (`BINDINGS`: the
 footer, `?` and ctrl+p all read them there), so the registry makes the class.
 """
@@ -35,7 +35,7 @@ from tui.fetching import fetched_label
 from tui.host import Host, Phase
 from tui.literal import block, plain
 from tui.messages import DecisionsMade, FetchEnded, FetchLine, QueueSurveyed, RunChanged
-from tui.screens import SCREENS, Opened
+from tui.screens import REGISTRY, Opened
 from tui.widgets.eventlog import EventLog
 from tui.widgets.header import HeaderLine
 from tui.widgets.inflight import InFlightTable
@@ -366,4 +366,4 @@ def dashboard_with(screens: tuple[Opened, ...]) -> type[Dashboard]:
         "OPENS": {opened.name: opened for opened in screens}})
 
 
-DashboardScreen = dashboard_with(SCREENS)
+DashboardScreen = dashboard_with(REGISTRY.entries)

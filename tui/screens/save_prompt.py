@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from textual import on
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import ModalScreen
@@ -39,7 +40,7 @@ class SavePrompt(ModalScreen[SaveEntry | None]):
         Binding("escape", "cancel", "Cancel", id="save.cancel", tooltip="save nothing"),
     ]
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         with Vertical(id="dialog"):
             yield Static("Save a posting: its page's address, or its text", id="question",
                          markup=False)

@@ -6,10 +6,11 @@ items (its `totals` hold the counts)."""
 from __future__ import annotations
 
 import json
+from typing import Any
 
-from jobtracker.config import HttpChannel
-from jobtracker.notify.http import post
-from jobtracker.notify.message import Message
+from jobtracker.channels.base import Channel, Message
+from jobtracker.channels.http import HttpChannel, load_http, post, token, url_of
+from jobtracker.yamlfile import Document
 
 
 async def send(settings: HttpChannel, message: Message, token: str | None,
@@ -22,3 +23,10 @@ async def send(settings: HttpChannel, message: Message, token: str | None,
     await post(settings.url, content=json.dumps(body, ensure_ascii=False).encode("utf-8"),
                headers=headers, timeout=timeout)
     return settings.url
+
+
+def load(doc: Document, value: Any) -> HttpChannel:
+    return load_http(doc, value, "webhook")
+
+
+CHANNEL: Channel[HttpChannel] = Channel("webhook", load, send, token, url_of)

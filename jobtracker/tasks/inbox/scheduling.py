@@ -116,6 +116,7 @@ async def propose(conn: aiosqlite.Connection, unit: Unit, reading_: dict[str, An
     row = await (await conn.execute(
         "SELECT company, posting_id, subject, sender, sent_at FROM messages WHERE key = ?",
         (unit.subject,))).fetchone()
+    assert row is not None        # the unit is this message's
     company, posting_id, subject, sender, sent_at = row
     if posting_id is not None and not company:
         found_row = await (await conn.execute(
@@ -210,8 +211,8 @@ class _Maker:
 
     async def __call__(self, item: int, payload: dict[str, Any], said: str) -> int:
         who = one_line(self.company or f"posting {self.posting_id}", 60)
-        return await proposals.create(
-            self.conn, kind="interview", task="inbox", unit_key=self.unit.unit_key,
+        return await proposals.interview.propose(
+            self.conn, task=self.unit.task, unit_key=self.unit.unit_key,
             item=item, now=self.ctx.now, model=self.model, prompt_version=self.prompt_version,
             posting_id=self.posting_id,
             application_id=self.application.id if self.application else None,

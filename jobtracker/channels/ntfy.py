@@ -9,10 +9,12 @@ topic is protected. The body is the push form, under ntfy's 4,096-byte limit.
 from __future__ import annotations
 
 from email.header import Header
+from typing import Any
+from urllib.parse import urlsplit
 
-from jobtracker.config import HttpChannel
-from jobtracker.notify.http import post
-from jobtracker.notify.message import Message
+from jobtracker.channels.base import Channel, Message
+from jobtracker.channels.http import HttpChannel, load_http, post, token, url_of
+from jobtracker.yamlfile import Document
 
 
 def header_value(text: str) -> str:
@@ -30,3 +32,15 @@ async def send(settings: HttpChannel, message: Message, token: str | None,
     await post(settings.url, content=message.push.encode("utf-8"), headers=headers,
                timeout=timeout)
     return settings.url
+
+
+def _names_a_topic(doc: Document, url: str, at: tuple[str, ...]) -> None:
+    if not urlsplit(url).path.strip("/"):
+        raise doc.error("must name the topic: https://ntfy.sh/TOPIC", *at, "url")
+
+
+def load(doc: Document, value: Any) -> HttpChannel:
+    return load_http(doc, value, "ntfy", _names_a_topic)
+
+
+CHANNEL: Channel[HttpChannel] = Channel("ntfy", load, send, token, url_of)

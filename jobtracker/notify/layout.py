@@ -54,6 +54,22 @@ def md(text: str | None, limit: int = FIELD_CHARS) -> str:
     return _MD_SPECIAL.sub(r"\\\1", _plain(text, limit))
 
 
+_IDENTIFIER = re.compile(r"[a-z][a-z0-9_]{0,40}")
+
+
+def md_ours(text: str) -> str:
+    """The digest's own words for Markdown (its times, zone, counts and pointers): kept as
+    written, one line. Only untrusted text is escaped (`md`); escaping this too wrote
+    `13:56 \\(America/Los\\_Angeles\\)` into the archive."""
+    return one_line(text, 300)
+
+
+def md_name(text: str) -> str:
+    """A kind or task name read from the database: as written when it is one of ours
+    (a lower-case identifier), escaped like any untrusted text when it is not."""
+    return text if _IDENTIFIER.fullmatch(text) else md(text, 60)
+
+
 def h(text: str | None, limit: int = FIELD_CHARS) -> str:
     return html.escape(_plain(text, limit), quote=True)
 
@@ -108,12 +124,12 @@ def _more(n: int, shown: int, what: str) -> str | None:
     return f"... and {n - shown:,} more {what}" if n > shown else None
 
 
-def _kinds(d: Digest) -> str:
-    return ", ".join(f"{kind} {n:,}" for kind, n in sorted(d.proposals_by_kind.items()))
+def _kinds(d: Digest, name: Callable[[str], str] = str) -> str:
+    return ", ".join(f"{name(kind)} {n:,}" for kind, n in sorted(d.proposals_by_kind.items()))
 
 
-def _sets_aside(d: Digest) -> str:
-    return ", ".join(f"{task} {n:,}" for task, n in d.set_aside.items())
+def _sets_aside(d: Digest, name: Callable[[str], str] = str) -> str:
+    return ", ".join(f"{name(task)} {n:,}" for task, n in d.set_aside.items())
 
 
 # --- plain text --------------------------------------------------------------------------
@@ -172,13 +188,13 @@ def _match_label(m: MatchItem, escape: Callable[[str | None, int], str]) -> str:
 # --- Markdown ----------------------------------------------------------------------------
 
 def markdown(d: Digest, limit: int = LIMIT) -> str:
-    out = ["# jobtracker digest", "", md(_window(d), 200), ""]
+    out = ["# jobtracker digest", "", md_ours(_window(d)), ""]
 
     def section(title: str, items: Iterable[str], more: str | None) -> None:
         out.extend([f"## {title}", ""])
         out.extend(f"- {item}" for item in items)
         if more:
-            out.append(f"- {md(more, 200)}")
+            out.append(f"- {md_ours(more)}")
         out.append("")
 
     if d.matches:
@@ -188,21 +204,21 @@ def markdown(d: Digest, limit: int = LIMIT) -> str:
                 _more(len(d.matches), limit, "(jobtracker matches)"))
     if d.interviews:
         section(f"Interviews in the next 7 days ({len(d.interviews):,})",
-                (f"**{md(_interview_day(d, i))}** {md(i.company, 60)} \\- {md(i.title, 80)}"
+                (f"**{md_ours(_interview_day(d, i))}** {md(i.company, 60)} \\- {md(i.title, 80)}"
                  + (f" \\- {_md_where(i.where)}" if i.where else "")
                  for i in d.interviews[:limit]),
                 _more(len(d.interviews), limit, "(jobtracker interviews)"))
     if d.proposals:
-        section(f"Proposals waiting ({len(d.proposals):,}: {md(_kinds(d), 200)})",
-                (f"\\#{p.id} {md(p.kind, 30)}: {md(p.summary)}" for p in d.proposals[:limit]),
+        section(f"Proposals waiting ({len(d.proposals):,}: {_kinds(d, md_name)})",
+                (f"\\#{p.id} {md_name(p.kind)}: {md(p.summary)}" for p in d.proposals[:limit]),
                 _more(len(d.proposals), limit, "(jobtracker proposals)"))
     if d.due:
         section(f"Follow-ups due ({len(d.due):,})",
-                (f"{md(a.company, 60)} \\- {md(a.title, 80)}: {a.status}, due "
-                 f"{md(a.followup_due)}" for a in d.due[:limit]),
+                (f"{md(a.company, 60)} \\- {md(a.title, 80)}: {md_name(a.status)}, due "
+                 f"{md_ours(a.followup_due)}" for a in d.due[:limit]),
                 _more(len(d.due), limit, "(jobtracker applications --due)"))
     if d.set_aside or d.boards:
-        items = ([f"units set aside: {md(_sets_aside(d), 200)}"] if d.set_aside else [])
+        items = ([f"units set aside: {_sets_aside(d, md_name)}"] if d.set_aside else [])
         items += [f"board {md(b.board, 60)}: {md(b.error, 200)}" for b in d.boards[:limit]]
         section("What failed", items, _more(len(d.boards), limit, "boards"))
     if d.empty:

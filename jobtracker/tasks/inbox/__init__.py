@@ -21,8 +21,8 @@ from typing import TYPE_CHECKING, Any
 from jobtracker import applications, proposals
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.mail.link import uncertain_companies
-from jobtracker.tasks import scheduling
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
+from jobtracker.tasks.inbox import scheduling
 from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
@@ -156,7 +156,7 @@ class InboxTask(Task):
     summary = "read replies from employers and propose updates"
     system = SYSTEM
     schema = SCHEMA
-    evaluation = Evaluation(resources.files(__package__).joinpath("evals", "inbox.yaml"),
+    evaluation = Evaluation(resources.files("jobtracker.tasks").joinpath("evals", "inbox.yaml"),
                             answer_field="state", replays="status")
 
     # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
@@ -223,6 +223,7 @@ class InboxTask(Task):
         unread, params = self._unread(ctx)
         row = await (await conn.execute(
             f"SELECT COUNT(*) FROM messages AS m WHERE {unread}", params)).fetchone()
+        assert row is not None        # an aggregate always has its one row
         return int(row[0])
 
     async def pending(self, conn: aiosqlite.Connection, ctx: Context, limit: int | None = None,
@@ -310,7 +311,7 @@ class InboxTask(Task):
         if cursor.rowcount and result.get("interview"):
             await scheduling.propose(conn, unit, result["interview"], ctx, model,
                                      self.prompt_version)
-        return state
+        return str(state)
 
 
 async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[str, str],
@@ -320,6 +321,7 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
     row = await (await conn.execute(
         "SELECT company, posting_id, subject, sender, sent_at, link_reason FROM messages "
         "WHERE key = ?", (unit.subject,))).fetchone()
+    assert row is not None        # the unit is this message's
     company, posting_id, subject, sender, sent_at, reason = row
     if posting_id is not None and not company:
         found = await (await conn.execute(
@@ -337,20 +339,22 @@ async def _propose_status(conn: aiosqlite.Connection, unit: Unit, result: dict[s
         return None
     who = one_line(company or (f"company uncertain ({' or '.join(uncertain)})" if uncertain
                                else f"posting {posting_id}"), 80)
-    return await proposals.create(
-        conn, kind="status", task="inbox", unit_key=unit.unit_key, now=now, model=model,
+    payload: proposals.status.Payload = {
+        "to_status": target, "from_status": current, "company": company,
+        "state": result["state"], "evidence": result["evidence"], "reading": result["summary"],
+        "message": {"key": unit.subject, "subject": subject, "sender": sender,
+                    "date": sent_at}}
+    if uncertain:
+        payload["uncertain_companies"] = uncertain
+    return await proposals.status.propose(
+        conn, task=unit.task, unit_key=unit.unit_key, now=now, model=model,
         prompt_version=prompt_version,
         posting_id=posting_id, application_id=application.id if application else None,
         input_hash=f"{application.id if application else ''}:{current or ''}",
         summary=one_line(f"{who}: {current or NO_APPLICATION} → {target} "
                          f"({result['state']}: {result['evidence']})", 200),
-        payload={"to_status": target, "from_status": current, "company": company,
-                 **({"uncertain_companies": uncertain} if uncertain else {}),
-                 "state": result["state"], "evidence": result["evidence"],
-                 "reading": result["summary"],
-                 "message": {"key": unit.subject, "subject": subject, "sender": sender,
-                             "date": sent_at}})
+        payload=payload)
 
 
-# The task object `jobtracker/tasks/__init__.py` lists in TASKS.
+# The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.
 TASK = InboxTask()
