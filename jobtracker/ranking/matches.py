@@ -45,6 +45,8 @@ class Match:
     dismissed: str | None = None  # the reason, when the user dismissed it (`--dismissed`)
     described: bool = True     # False: only a job alert's card, no description to judge yet
     prerank: float | None = None  # the pre-rank (jobtracker/ranking/prerank.py); None: not read
+    dismissed_note: str | None = None  # the note the user gave with the dismissal (stored
+    #                                   literally: shown through `one_line`)
 
     @property
     def label(self) -> str:
@@ -98,7 +100,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
         "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
         "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
         "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
-        "pr.score AS prerank "
+        "d.note AS dismissed_note, pr.score AS prerank "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
@@ -125,7 +127,7 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
             stale=bool(row["stale"]), parts=parts,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
             reposted=reposted, why=why(parts), dismissed=row["dismissed"],
-            prerank=row["prerank"]))
+            prerank=row["prerank"], dismissed_note=row["dismissed_note"]))
     for row in waiting:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
         out.append(Match(
