@@ -78,10 +78,27 @@ async def test_the_detail_draws_each_part_of_the_score_as_a_bar(app: JobtrackerA
         assert "fit    ██████████ 1.00 × 1.0 = 1.00 verdict strong" in screen_text(app)
 
 
-@pytest.mark.parametrize(("points", "widest", "drawn"), [
-    (1.0, 1.0, "██████████"), (0.5, 1.0, "█████░░░░░"), (0.0, 1.0, "░░░░░░░░░░"),
-    (0.001, 1.0, "█░░░░░░░░░"), (-0.3, 0.6, "█████░░░░░"), (0.0, 0.0, "░░░░░░░░░░"),
+async def test_every_bar_is_on_one_scale_and_shows_its_weight(app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: "verdict strong" in screen_text(app))
+        # Acme's fit is 1.00 of its weight 1.0: the whole bar.
+        assert "fit    ██████████ 1.00 × 1.0 = 1.00 verdict strong" in screen_text(app)
+        # Remote: 0.3 of the largest weight 1.0, three cells, for every posting.
+        assert "remote ███        1.00 × 0.3 = 0.30" in screen_text(app)
+        await pilot.press("j")                 # Bolt: a good fit, 0.66 points
+        await wait_until(pilot, lambda: "verdict good" in screen_text(app))
+        assert "fit    ███████░░░ 1.00 × 1.0 = 0.66 verdict good" in screen_text(app)
+        assert "remote ███        1.00 × 0.3 = 0.30" in screen_text(app)
+
+
+@pytest.mark.parametrize(("points", "weight", "scale", "drawn"), [
+    (1.0, 1.0, 1.0, "██████████"), (0.5, 1.0, 1.0, "█████░░░░░"),
+    (0.0, 1.0, 1.0, "░░░░░░░░░░"), (0.001, 1.0, 1.0, "█░░░░░░░░░"),
+    (0.3, 0.3, 1.0, "███       "), (0.66, 1.0, 1.0, "███████░░░"),
+    (-0.3, 0.6, 1.2, "███░░     "), (0.0, 0.0, 0.0, "          "),
+    (0.2, 0.5, 2.0, "█░░       "),
 ])
-def test_a_bar_is_its_points_against_the_widest_part(points: float, widest: float,
-                                                     drawn: str) -> None:
-    assert bar(points, widest).plain == drawn
+def test_a_bar_is_its_points_within_its_weight_on_one_scale(
+        points: float, weight: float, scale: float, drawn: str) -> None:
+    assert bar(points, weight, scale).plain == drawn

@@ -43,37 +43,54 @@ from tui.widgets.cursor import move_cursor
 VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
 
 
-BAR_CELLS = 10    # the widest part's bar
+BAR_CELLS = 10    # the largest weight's bar
 
 
-def bar(points: float, widest: float) -> Text:
-    """`██████░░░░`: a part's points against the widest part's; a negative part in red."""
-    filled = round(BAR_CELLS * abs(points) / widest) if widest > 0 else 0
-    filled = max(filled, 1) if points else 0
-    return Text("█" * filled + "░" * (BAR_CELLS - filled),
-                style="red" if points < 0 else "green")
+def bar(points: float, weight: float, scale: float) -> Text:
+    """`███████░░░`: one part on the scale every posting shares (`scale`, the largest
+    weight, is BAR_CELLS cells): the filled cells are its points, the light ones what
+    its weight leaves unearned, so the bar's length is the part's weight. A negative
+    part is red."""
+    def cells(amount: float) -> int:
+        # Half a cell up (round() would draw 2.5 cells as 2 and 3.5 as 4).
+        return min(BAR_CELLS, int(BAR_CELLS * abs(amount) / scale + 0.5)) if scale > 0 else 0
+
+    filled = max(cells(points), 1) if points else 0
+    reach = max(cells(weight), filled)
+    text = Text("█" * filled, style="red" if points < 0 else "green")
+    text.append("░" * (reach - filled), style="green")
+    text.append(" " * (BAR_CELLS - reach))
+    return text
 
 
-def parts_table(parts: dict[str, dict[str, Any]], score: float) -> Table:
-    """`fit  ██████████  1.00 × 1.0 = 1.00  verdict strong`: each part with a bar of its
-    points, and the sum they make, so "why is this above that" reads at a glance."""
+def bar_scale(matches: list[Match]) -> float:
+    """The one scale of every bar on the screen: the largest weight any listed part
+    has (a part's points are its value in [0, 1] times its weight), so a good 0.66 fit
+    draws shorter than a strong 1.00 one on every posting alike."""
+    return max((abs(float(part.get("weight", 0))) for m in matches for part in m.parts.values()),
+               default=0.0)
+
+
+def parts_table(parts: dict[str, dict[str, Any]], score: float, scale: float) -> Table:
+    """`fit  ███████░░░  0.66 × 1.0 = 0.66  verdict good`: each part with a bar of its
+    points against its weight, on the screen's one scale, and the sum they make, so
+    "why is this above that" reads at a glance."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(no_wrap=True)
     for _ in range(3):
         grid.add_column(justify="right", no_wrap=True)
     grid.add_column()
-    widest = max((abs(float(p.get("points", 0))) for p in parts.values()), default=0.0)
     for name, part in parts.items():
-        points = float(part.get("points", 0))
-        grid.add_row(name, bar(points, widest), f"{float(part.get('value', 0)):.2f} ×",
-                     f"{float(part.get('weight', 0)):.1f} =", f"{points:.2f}",
-                     line(part.get("basis")))
+        points, weight = float(part.get("points", 0)), float(part.get("weight", 0))
+        grid.add_row(name, bar(points, weight, scale), f"{float(part.get('value', 0)):.2f} ×",
+                     f"{weight:.1f} =", f"{points:.2f}", line(part.get("basis")))
     grid.add_row("score", "", "", "", Text(f"{score:.2f}", style="bold"), "")
     return grid
 
 
-def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
+def match_detail(match: Match, ranking: data.Ranking | None,
+                 scale: float = 1.0) -> RenderableType:
     head = line(f"{match.company} — {match.title}", style="bold")
     where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
@@ -88,7 +105,7 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     if match.stale:
         verdict.append("  (judged against older inputs; `jobtracker rank` asks again)",
                        style="yellow")
-    items += [verdict, parts_table(match.parts, match.score)]
+    items += [verdict, parts_table(match.parts, match.score, scale)]
     if ranking is not None:
         for label, values, style in (("reasons", ranking.reasons, ""),
                                      ("meets", ranking.meets, "green"),
@@ -228,6 +245,7 @@ class MatchesScreen(Screen[None]):
     _opened = False              # the first ScreenResume (the opening) has been seen
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     _widths: Widths | None = None   # the column widths the rows were laid out for
+    _scale = 1.0                 # every bar's scale (bar_scale of the list)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
         Binding("k", "move(-1)", "Previous", id="matches.previous", show=False,
@@ -268,6 +286,7 @@ class MatchesScreen(Screen[None]):
     async def reload(self, keep: int | None = None) -> None:
         self.matches = await data.matches(self.app.db, self.app.setup.profile,
                                           dismissed=self.showing_dismissed)
+        self._scale = bar_scale(self.matches)
         self._fill(keep)
         if self.showing_dismissed:
             summary = Text(" Dismissed ─ ", style="bold")
@@ -349,7 +368,7 @@ class MatchesScreen(Screen[None]):
             return
         ranking = await data.load_ranking(self.app.db, match.id)
         if self.current is match:   # the cursor may have moved on while reading
-            widget.update(match_detail(match, ranking))
+            widget.update(match_detail(match, ranking, self._scale))
 
     def say(self, message: str) -> None:
         self.query_one("#matches-status", Static).update(line(message))
