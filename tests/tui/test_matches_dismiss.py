@@ -51,12 +51,21 @@ async def test_d_dismisses_with_a_reason_and_a_note_and_D_lists_the_dismissed(
         assert app.screen.current.id == 3, "the cursor moves on to the next match"
         await pilot.press("D")
         await wait_until(pilot, lambda: listed(app) == [2])
-        assert "1 dismissed; d brings one back" in screen_text(app)
+        await wait_until(pilot, lambda: "dismissed: salary" in screen_text(app))
+        text = screen_text(app)
+        assert "1 dismissed; d brings one back" in text
+        # The list says what it is, its `d` what it does there, and the decision is shown
+        # back: the reason and the note as one plain line.
+        assert "Dismissed, best first" in text and "Matches, best first" not in text
+        assert "d Bring back" in text and "d Dismiss" not in text
+        assert "dismissed: salary — too far red" in text
         await pilot.press("d")                               # bring it back
         await wait_until(pilot, lambda: listed(app) == [])
         assert dismissals(app)[0][3] is not None
         await pilot.press("D")
         await wait_until(pilot, lambda: listed(app) == [1, 2, 3])
+        await wait_until(pilot, lambda: "d Dismiss" in screen_text(app))
+        assert "Matches, best first" in screen_text(app)
 
 
 async def test_escape_in_the_reason_picker_dismisses_nothing(app: JobtrackerApp) -> None:

@@ -95,6 +95,13 @@ def match_detail(match: Match, ranking: data.Ranking | None,
     where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
     items: list[RenderableType] = [head, where]
+    if match.dismissed:     # the decision shown back: its reason, and the note as one line
+        said = Text("dismissed: ", style="bold yellow")
+        said.append(match.dismissed, style="yellow")
+        if match.dismissed_note:
+            said.append(" — ")
+            said.append_text(line(match.dismissed_note))
+        items.append(said)
     if match.reposted:
         items.append(Text(f"reposted {match.reposted}: the job closed and came back under "
                           "a new id; its verdict and application carried over", style="yellow"))
@@ -241,7 +248,8 @@ class MatchesScreen(Screen[None]):
     HELP_TITLE = "Matches"
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
-    showing_dismissed = False    # `D`: the dismissed matches instead of the list
+    # `D`: the dismissed matches instead of the list (`d` then brings one back).
+    showing_dismissed: reactive[bool] = reactive(False, bindings=True)
     _opened = False              # the first ScreenResume (the opening) has been seen
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     _widths: Widths | None = None   # the column widths the rows were laid out for
@@ -259,8 +267,9 @@ class MatchesScreen(Screen[None]):
         Binding("u", "copy_url", "Copy URL", id="matches.url", show=False,
                 tooltip="copy the posting's URL to the clipboard (OSC 52)"),
         Binding("d", "dismiss", "Dismiss", id="matches.dismiss",
-                tooltip="not for me: dismiss this match with a reason (in the dismissed "
-                        "list: bring it back)"),
+                tooltip="not for me: dismiss this match with a reason"),
+        Binding("d", "undismiss", "Bring back", id="matches.undismiss",
+                tooltip="in the dismissed list: bring this match back into the matches"),
         Binding("D", "toggle_dismissed", "Dismissed", id="matches.dismissed", show=False,
                 tooltip="show the dismissed matches instead (again: the matches)"),
         Binding("f", "listed('filtered')", "Filtered", id="matches.filtered", show=False,
@@ -288,6 +297,8 @@ class MatchesScreen(Screen[None]):
                                           dismissed=self.showing_dismissed)
         self._scale = bar_scale(self.matches)
         self._fill(keep)
+        self.query_one(f"#{LAYOUT.pane}").border_title = (
+            "Dismissed, best first" if self.showing_dismissed else "Matches, best first")
         if self.showing_dismissed:
             summary = Text(" Dismissed ─ ", style="bold")
             summary.append(f"{len(self.matches)} dismissed; d brings one back, D the matches"
@@ -374,7 +385,11 @@ class MatchesScreen(Screen[None]):
         self.query_one("#matches-status", Static).update(line(message))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("open", "status", "packet", "copy_url", "dismiss"):
+        if action in ("dismiss", "undismiss"):      # one `d` for each list
+            if self.showing_dismissed != (action == "undismiss"):
+                return False
+            return True if self.matches else None
+        if action in ("open", "status", "packet", "copy_url"):
             return True if self.matches else None
         return True
 
@@ -415,13 +430,14 @@ class MatchesScreen(Screen[None]):
 
     def action_dismiss(self) -> None:
         match = self.current
-        if match is None:
-            return
-        if self.showing_dismissed:
-            self._undismiss(match)
-        else:
+        if match is not None:
             self.app.push_screen(DismissPicker(match.label),
                                  lambda picked: self._dismiss(match, picked))
+
+    def action_undismiss(self) -> None:
+        match = self.current
+        if match is not None:
+            self._undismiss(match)
 
     @work(exclusive=True, group="matches-dismiss", exit_on_error=False)
     async def _dismiss(self, match: Match, picked: tuple[str, str] | None) -> None:
