@@ -215,13 +215,14 @@ async def load_filtered(db: Path, profile: Profile, now: str | None = None,
 
 async def load_unjudged(db: Path, profile: Profile, now: str | None = None,
                         top: int | None = None) -> list[Listed]:
-    """Open matches the judge has not answered yet, best pre-rank first: the order the
-    judge will ask in (its other tie-breaks aside)."""
+    """Open matches the judge has not answered yet and will ask about, best pre-rank
+    first: the order the judge will ask in (its other tie-breaks aside). A job alert's
+    card with no description is not among them: the judge waits for its text."""
     where, params = matching.match_where(profile, now)
     sql = (f"SELECT {_LISTED_COLUMNS} FROM {matching.FROM_POSTINGS} "
            "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
            "LEFT JOIN rankings AS r ON r.posting_id = p.id "
-           f"WHERE {where} AND r.posting_id IS NULL "
+           f"WHERE {where} AND r.posting_id IS NULL AND {matching.JUDGEABLE} "
            "ORDER BY COALESCE(pr.score, 0) DESC, COALESCE(p.posted_at, p.first_seen) DESC, p.id")
     if top is not None:
         sql += " LIMIT ?"
