@@ -111,6 +111,35 @@ async def test_a_stages_closing_line_counts_its_own_task() -> None:
     assert ends == [("level", 6), ("judge", 18)]
 
 
+async def test_follow_ups_in_a_stage_get_their_own_closing_line() -> None:
+    """A tailor's cover letters run in the tailor stage: the log ends each task with its
+    own `end` line and counts, tailor's before coverletter's."""
+    class Unit:
+        def __init__(self, kind: str, n: int) -> None:
+            self.kind, self.key, self.label = kind, f"{kind}{n}", f"{kind} {n}"
+
+    class Tailor:
+        async def done(self, job) -> bool:
+            return False
+
+        async def run(self, job) -> str:
+            return "ok"
+
+        async def follow_ups(self, job, result) -> list:
+            return [Unit("coverletter", int(job.key.removeprefix("tailor")))] \
+                if job.kind == "tailor" else []
+
+    live = LiveReporter()
+    loop = JobLoop({"tailor": Tailor(), "coverletter": Tailor()}, concurrency=1,
+                   reporters=[live], stage="tailor")
+    for n in range(2):
+        loop.submit(Unit("tailor", n))
+    await loop.run()
+    lines = [line.text for line in live.take_lines()[0]]
+    ends = [text.split()[1:4] for text in lines if text.split()[1] == "end"]
+    assert ends == [["end", "tailor", "2"], ["end", "coverletter", "2"]], lines
+
+
 def test_the_demo_fetch_reads_the_demos_own_boards_on_loopback(tmp_path: Path) -> None:
     with demo_session(str(tmp_path / "demo")) as session:
         assert session.boards is not None
