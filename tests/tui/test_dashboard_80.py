@@ -25,6 +25,7 @@ from tui.data import FETCH_FAILED, last_fetched
 from tui.fetching import fetched_label
 from tui.live import LiveReporter
 from tui.widgets.eventlog import EventLog
+from tui.widgets.progress import Progress, ProgressLine
 
 SIZE = (80, 24)
 MOMENT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -46,6 +47,19 @@ async def test_the_log_follows_its_end_after_a_notice_takes_a_row(tmp_path: Path
         log.note("the newest line")
         await wait_until(pilot, lambda: "the newest line" in screen_text(app))
         assert log.is_vertical_scroll_end
+
+
+async def test_a_long_notice_is_shown_whole_not_cut_mid_sentence(tmp_path: Path) -> None:
+    """No model and no postings at 80×24: the run's reason and the hint under it, both
+    to their last word."""
+    ws = make_workspace(tmp_path / "a-somewhat-longer-folder-name-for-the-workspace")
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=SIZE) as pilot:
+        app.notice = ("no model: model server at http://127.0.0.1:9/v1 unreachable: "
+                      "ConnectError. Nothing was changed.")
+        app.screen._show_notice()
+        await wait_until(pilot, lambda: "(it has examples)." in screen_text(app))
+        assert "Nothing was changed." in screen_text(app)
 
 
 def finished(label: str, verdict: str) -> JobFinished:
@@ -138,6 +152,30 @@ async def test_follow_ups_in_a_stage_get_their_own_closing_line() -> None:
     lines = [line.text for line in live.take_lines()[0]]
     ends = [text.split()[1:4] for text in lines if text.split()[1] == "end"]
     assert ends == [["end", "tailor", "2"], ["end", "coverletter", "2"]], lines
+
+
+class ProgressOnly(App[None]):
+    def compose(self):
+        yield ProgressLine(id="progress")
+
+
+async def test_the_progress_line_at_80_columns_cuts_no_task_name() -> None:
+    items = [Progress("level", 8, 30), Progress("judge", 2, 2), Progress("tailor", 2, 2),
+             Progress("coverletter", 1, 2), Progress("answer", 0, 3)]
+    app = ProgressOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.query_one(ProgressLine)
+        widget.show(items, 4, 2, "today 14:00 Acme")
+        await pilot.pause(0.1)
+        shown = widget.render().plain
+        assert "…" not in shown, shown
+        assert shown.rstrip().endswith("interview today 14:00 Acme · 2 due · 4 proposals "
+                                       "waiting")
+        assert shown.startswith("all ") and "13/39" in shown, "the total stands in for them"
+        widget.show(items[:4], 4)                       # room again: every task, no cut
+        await pilot.pause(0.1)
+        shown = widget.render().plain
+        assert "coverletter 1/2" in shown and "…" not in shown, shown
 
 
 def test_the_demo_fetch_reads_the_demos_own_boards_on_loopback(tmp_path: Path) -> None:
