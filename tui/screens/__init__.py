@@ -19,6 +19,7 @@ from textual.binding import Binding
 from textual.screen import Screen
 
 from tui.screens.applications import ApplicationsScreen
+from tui.screens.interviews import InterviewsScreen
 from tui.screens.matches import MatchesScreen
 from tui.screens.review import ReviewScreen
 
@@ -44,6 +45,8 @@ SCREENS: tuple[Opened, ...] = (
     Opened("matches", "m", "Matches", "scored matches, best first", MatchesScreen),
     Opened("applications", "t", "Tracker",
            "your applications by status, follow-ups due, the funnel", ApplicationsScreen),
+    Opened("interviews", "i", "Interviews",
+           "the interviews to come, soonest first, in your time zone", InterviewsScreen),
 )
 
 __all__ = ["SCREENS", "Opened"]
