@@ -19,7 +19,7 @@ from jobtracker.postings.fetch import fetch_workspace
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import JobFinished, StageFinished
 from jobtracker.workers.loop import JobLoop
-from tests.tui.fixtures import make_workspace, screen_text, wait_until
+from tests.tui.fixtures import make_workspace, screen_text, seed_review, wait_until
 from tui.app import JobtrackerApp
 from tui.data import FETCH_FAILED, last_fetched
 from tui.fetching import fetched_label
@@ -221,3 +221,19 @@ async def test_the_header_after_a_fetch_that_reached_no_board(tmp_path: Path) ->
         conn.execute("UPDATE boards SET last_ok = '2026-11-29T12:00:00Z', "
                      "last_fetched = '2026-11-30T11:59:59Z' WHERE token = 'b'")
     assert fetched_label(await last_fetched(db), MOMENT) == "fetched 1d ago"
+
+
+async def test_the_demos_queue_at_80x24_names_the_tasks_below_its_pane(tmp_path: Path) -> None:
+    from tui.clock import FrozenClock
+
+    ws = make_workspace(tmp_path, None, tasks="level: true, judge: true, inbox: true")
+    seed_review(ws)      # postings: no notice under the log takes rows from the panes
+    (ws.home / "plugins.yaml").write_text(
+        "tasks: {level: true, judge: true, inbox: true, tailor: true, answer: true, "
+        "coverletter: true}\n")
+    app = JobtrackerApp(load_setup(ws), clock=FrozenClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "↓ 2 more: answer, coverletter" in screen_text(app))
+        await pilot.resize_terminal(120, 40)              # room: every row, no hint
+        await wait_until(pilot, lambda: " coverletter " in screen_text(app))
+        assert "more: " not in screen_text(app)
