@@ -51,7 +51,7 @@ def app(tmp_path: Path) -> JobtrackerApp:
 async def test_i_lists_the_interviews_to_come_in_the_users_zone(
         app: JobtrackerApp, size: tuple[int, int]) -> None:
     async with app.run_test(size=size) as pilot:
-        await wait_until(pilot, lambda: "i Interviews" in screen_text(app))
+        await wait_until(pilot, lambda: "q Quit" in screen_text(app))
         await pilot.press("i")
         await wait_until(pilot, lambda: isinstance(app.screen, InterviewsScreen)
                          and len(app.screen.interviews) == 2)

@@ -33,11 +33,14 @@ class Opened:
     title: str
     tooltip: str
     screen: Callable[[], Screen[Any]]
+    # In the footer too (`?` and ctrl+p list every key): the 80-column footer has room
+    # for the run's keys, the screens before, `?` and `q`, and no more.
+    footer: bool = True
 
     @property
     def binding(self) -> Binding:
         return Binding(self.key, f"open('{self.name}')", self.title,
-                       id=f"dashboard.{self.name}", tooltip=self.tooltip)
+                       id=f"dashboard.{self.name}", tooltip=self.tooltip, show=self.footer)
 
 
 SCREENS: tuple[Opened, ...] = (
@@ -46,7 +49,8 @@ SCREENS: tuple[Opened, ...] = (
     Opened("applications", "t", "Tracker",
            "your applications by status, follow-ups due, the funnel", ApplicationsScreen),
     Opened("interviews", "i", "Interviews",
-           "the interviews to come, soonest first, in your time zone", InterviewsScreen),
+           "the interviews to come, soonest first, in your time zone", InterviewsScreen,
+           footer=False),
 )
 
 __all__ = ["SCREENS", "Opened"]
