@@ -337,12 +337,12 @@ def timeline_text(found: Timeline) -> RenderableType:
     if not found.entries:
         return Text("nothing recorded yet", style="dim")
     grid = Table.grid(padding=(0, 0))
-    grid.add_column(no_wrap=True, width=20)
+    grid.add_column(no_wrap=True, width=22)     # the date, two spaces, the longest kind
     grid.add_column(ratio=1)
     for entry in found.entries:
         d = entry.data
         when = Text(f"{entry.time[:10]}  ", style="dim")
-        when.append(f"{entry.kind:<8}", style=STYLES[entry.kind])
+        when.append(f"{entry.kind:<10}", style=STYLES[entry.kind])
         what = Text()
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")

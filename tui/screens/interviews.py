@@ -22,6 +22,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 
 from jobtracker.interviews.store import Interview
+from jobtracker.text import one_line
 from tui import data
 from tui.host import Host
 from tui.literal import line
@@ -118,10 +119,16 @@ class InterviewsScreen(Screen[None]):
         now = self.now()
         table = self.query_one(DataTable)
         table.clear()
-        for item in self.interviews:
-            table.add_row(Text(str(item.application_id), justify="right"),
-                          Text(when(item, now)), line(item.company, 20),
-                          line(item.title, 30), line(item.where, 30), key=str(item.id))
+        shown = [(str(item.application_id), when(item, now)) for item in self.interviews]
+        # The place gets what the other columns leave (each cell pads 1 each side; the
+        # pane's border and scroll bar take 3), so no row runs past the pane at 80.
+        fixed = sum(max([3, *(len(row[i]) for row in shown)]) for i in (0, 1))
+        company = min(16, max([7, *(len(one_line(i.company)) for i in self.interviews)]))
+        title = min(24, max([5, *(len(one_line(i.title)) for i in self.interviews)]))
+        where = max(10, self.app.size.width - 3 - 2 * 5 - fixed - company - title)
+        for item, (app_id, at) in zip(self.interviews, shown, strict=True):
+            table.add_row(Text(app_id, justify="right"), Text(at), line(item.company, company),
+                          line(item.title, title), line(item.where, where), key=str(item.id))
         summary = Text(" Interviews ─ ", style="bold")
         zone = zone_label(now.tzinfo, now) if now.tzinfo else ""
         summary.append(f"{len(self.interviews)} to come, times in {zone}" if self.interviews
