@@ -118,6 +118,6 @@ async def test_n_leaves_out_alert_cards_the_judge_does_not_ask_about(
         assert {p.id for p in app.screen.postings} == {4, 5, 6}
         assert "Eagle" not in screen_text(app)
         table = app.screen.query_one(DataTable)
-        assert [str(c.label) for c in table.columns.values()][0] == "id"   # ids first
+        assert next(str(c.label) for c in table.columns.values()) == "id"   # ids first
         assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [
             str(p.id) for p in app.screen.postings]
