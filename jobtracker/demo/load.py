@@ -52,8 +52,10 @@ _ISO_DATE = re.compile(
     rb'("(?:updated_at|first_published|publishedAt|updatedAt)"\s*:\s*")(\d{4}-\d{2}-\d{2})')
 _EPOCH_MS = re.compile(rb'("createdAt"\s*:\s*)(\d{13})')
 _PUB_DATE = re.compile(rb"(<pubDate>)([^<]+)(</pubDate>)")
-# Every demo Greenhouse job's application form (a small standard one): `prepare` reads
-# it from loopback while the demo loads, and keeps it, so no later packet asks anyone.
+# Every demo Greenhouse job's application form (a small standard one, every field one
+# the demo's answers.yaml fills, so a run leaves no question for the answer task):
+# `prepare` reads it from loopback while the demo loads, and keeps it, so no later
+# packet asks anyone.
 _FORM_QUESTIONS = [
     {"label": label, "required": required, "description": None,
      "fields": [{"name": name, "type": kind, "values": []}]}
@@ -62,8 +64,7 @@ _FORM_QUESTIONS = [
         ("Last Name", "last_name", "input_text", True),
         ("Email", "email", "input_text", True),
         ("Resume/CV", "resume", "input_file", True),
-        ("LinkedIn Profile", "question_1", "input_text", False),
-        ("Why do you want to work here?", "question_2", "textarea", False))]
+        ("LinkedIn Profile", "question_1", "input_text", False))]
 
 
 def shifted(body: bytes, days: int) -> bytes:
