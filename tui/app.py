@@ -68,7 +68,7 @@ class JobtrackerApp(App[int]):
 
     CSS_PATH: ClassVar = [styles_dir() / name for name in
                           ("app.tcss", "dashboard.tcss", "review.tcss", "matches.tcss",
-                           "applications.tcss")]
+                           "applications.tcss", "interviews.tcss")]
     TITLE = "jobtracker"
     # ctrl+p: every action of the screen with its key (tui/commands.py), nothing else.
     ENABLE_COMMAND_PALETTE = True

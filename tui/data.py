@@ -22,8 +22,10 @@ from typing import Any
 
 from jobtracker import applications, proposals, runner, store
 from jobtracker.applications import Change
+from jobtracker.clock import now as clock_now
 from jobtracker.clock import now_iso
 from jobtracker.config import Followup, Profile
+from jobtracker.interviews.store import Interview, upcoming
 from jobtracker.learning import dismissals
 from jobtracker.prepare.answers import load_answers
 from jobtracker.proposals import Decision, Line, Proposal
@@ -200,6 +202,13 @@ async def set_applied(db: Path, posting_id: int) -> tuple[Change | None, str | N
 async def overview(db: Path, followup: Followup, today: date) -> Overview:
     """Every application and the funnel, as `jobtracker applications` reads them."""
     return await tracked.overview(db, followup, today)
+
+
+async def interviews(db: Path) -> list[Interview]:
+    """The confirmed interviews from now on, soonest first: `jobtracker interviews`'
+    own read."""
+    async with store.connect(db) as conn:
+        return await upcoming(conn, clock_now())
 
 
 async def timeline(db: Path, application_id: int, followup: Followup,

@@ -11,9 +11,11 @@ column of their own; colour only repeats what the mark already says.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from itertools import groupby
 
-from rich.console import Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text
 
@@ -37,14 +39,49 @@ DIFF_MARKS = {"removed": ("-", "bold red"), "added": ("+", "bold green"),
 EMPHASIS_STYLES = {"": "", "strong": "bold", "note": "yellow", "dim": "dim"}
 
 
-def list_entry(item: ReviewItem) -> Text:
-    """`● status  applied → interviewing`: the mark, the kind's word and the change."""
+@dataclass(frozen=True)
+class KeptEnd:
+    """One line that gives way in its middle when it is too wide: `lead` and `tail`
+    keep their cells, `middle` is cut with an ellipsis (the whole line is cut at its
+    end only when even the lead and tail do not fit). Measured at render time, so it
+    fits whatever width its pane has."""
+
+    lead: Text
+    middle: Text
+    tail: Text
+
+    @property
+    def plain(self) -> str:
+        return self.lead.plain + self.middle.plain + self.tail.plain
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        whole = self.lead.cell_len + self.middle.cell_len + self.tail.cell_len
+        return Measurement(min(whole, self.lead.cell_len + self.tail.cell_len + 1), whole)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        middle = self.middle.copy()
+        room = width - self.lead.cell_len - self.tail.cell_len
+        if middle.cell_len > room:
+            middle.truncate(max(room, 1), overflow="ellipsis")
+        shown = Text.assemble(self.lead, middle, self.tail, no_wrap=True, overflow="ellipsis")
+        shown.truncate(width, overflow="ellipsis")
+        yield shown
+
+
+def list_entry(item: ReviewItem) -> KeptEnd:
+    """`● status  applied → interviewing`: the mark, the kind's word and the change.
+    Narrow, the change's target stays whole, the thing being decided (`● status no
+    appl… → interviewing`): what it changes from gives way."""
     p = item.proposal
-    text = Text(no_wrap=True, overflow="ellipsis")
-    text.append(f" {MARKS[p.state]} ", style=MARK_STYLES[p.state])
-    text.append(f"{item.word:<6} ", style="bold")
-    text.append(one_line(item.brief))
-    return text
+    lead = Text()
+    lead.append(f" {MARKS[p.state]} ", style=MARK_STYLES[p.state])
+    lead.append(f"{item.word:<6} ", style="bold")
+    brief = one_line(item.brief)
+    before, arrow, target = brief.rpartition(" → ")
+    if not arrow:
+        return KeptEnd(lead, Text(brief), Text())
+    return KeptEnd(lead, Text(before), Text(arrow + target))
 
 
 def group_heading(item: ReviewItem) -> Text:

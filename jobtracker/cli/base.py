@@ -14,6 +14,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from jobtracker.files import FileRefused
 from jobtracker.run.exits import EXIT_ALL_FAILED as EXIT_ALL_FAILED
@@ -107,7 +108,15 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
 
 class Parser(argparse.ArgumentParser):
     """argparse whose own usage errors exit 2, as every usage error here does, and that
-    refuses an argument that is not valid UTF-8 before anything reads it."""
+    refuses an argument that is not valid UTF-8 before anything reads it.
+
+    A flag is only ever its whole name (`allow_abbrev=False`, for the subcommands too,
+    which argparse builds with this class): `--filter` must not quietly mean
+    `--filtered`, nor a flag added later change what an old abbreviation meant."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
                          namespace: argparse.Namespace | None = None

@@ -58,7 +58,9 @@ def _cell(value: Any, width: int = 0) -> str:
     return one_line("" if value is None else str(value), width)
 
 
-def format_table(matches: list[Match]) -> str:
+def format_table(matches: list[Match], *, dismissed: bool = False) -> str:
+    """The matches as a table, the posting's id first (what `dismiss`, `status` and
+    `prepare` take); with `dismissed`, each with its reason and, under it, its note."""
     header = {"company": "company", "title": "title", "location": "location"}
     rows = [header] + [{k: _cell(getattr(m, k), w) for k, w in WIDTHS.items()}
                        for m in matches]
@@ -69,14 +71,19 @@ def format_table(matches: list[Match]) -> str:
             note = f" ({', '.join(notes)})"
             row["title"] = _cell(match.title, WIDTHS["title"] - len(note)) + note
     widths = {k: max(len(r[k]) for r in rows) for k in WIDTHS}
-    lines = [f"{'score':>6}  {'verdict':<8} " + "  ".join(
+    ident = max([2, *(len(str(m.id)) for m in matches)])
+    reason = f"  {'reason':<8}" if dismissed else ""
+    lines = [f"{'id':>{ident}}  {'score':>5}  {'verdict':<8}{reason} " + "  ".join(
         f"{header[k]:<{widths[k]}}" for k in WIDTHS) + f"  {'status':<12}  url"]
     for match, row in zip(matches, rows[1:], strict=True):
         verdict = (match.verdict or "-") + ("*" if match.stale else "")
-        score = f"{match.score:>6.2f}" if match.score is not None else f"{'-':>6}"
-        lines.append(f"{score}  {verdict:<8} " + "  ".join(
+        score = f"{match.score:>5.2f}" if match.score is not None else f"{'-':>5}"
+        why = f"  {_cell(match.dismissed or '-'):<8}" if dismissed else ""
+        lines.append(f"{match.id:>{ident}}  {score}  {verdict:<8}{why} " + "  ".join(
             f"{row[k]:<{widths[k]}}" for k in WIDTHS)
             + f"  {_cell(match.status or '-'):<12}  {_cell(match.url)}")
+        if dismissed and match.dismissed_note:
+            lines.append(f"{'':>{ident}}  note: {_cell(match.dismissed_note)}")
     if any(m.stale for m in matches):
         lines.append("* judged against older profile prose or an older description; "
                      "`jobtracker rank` asks again")
@@ -87,17 +94,24 @@ def format_table(matches: list[Match]) -> str:
 
 
 def format_filtered(found: list[Listed]) -> str:
-    """`--filtered` as a table: pre-rank, company, title, the rules and why, the URL."""
-    lines = []
+    """`--filtered` as a table: the id, pre-rank, company, title, the rules and why, the
+    URL; each column as wide as its widest cell (within WIDTHS), so none runs into the
+    next."""
+    rows = [{"id": "id", "prerank": "prerank", "company": "company", "title": "title",
+             "why": "filtered by", "url": "url"}]
     for posting in found:
-        prerank = "-" if posting.prerank is None else f"{posting.prerank:.2f}"
-        why = "; ".join(f"{c.rule}: {c.reason}" for c in posting.filtered_by)
-        lines.append(f"{posting.id:>7}  {prerank:>7}  "
-                     f"{_cell(posting.company, WIDTHS['company']):<24}  "
-                     f"{_cell(posting.title, WIDTHS['title']):<44}  {_cell(why, 60)}  "
-                     f"{_cell(posting.url)}")
-    return "\n".join([f"{'id':>7}  {'prerank':>7}  {'company':<24}  {'title':<44}  "
-                      "filtered by  url", *lines])
+        rows.append({
+            "id": str(posting.id),
+            "prerank": "-" if posting.prerank is None else f"{posting.prerank:.2f}",
+            "company": _cell(posting.company, WIDTHS["company"]),
+            "title": _cell(posting.title, WIDTHS["title"]),
+            "why": _cell("; ".join(f"{c.rule}: {c.reason}" for c in posting.filtered_by), 60),
+            "url": _cell(posting.url)})
+    width = {k: max(len(r[k]) for r in rows) for k in rows[0]}
+    return "\n".join(
+        f"{r['id']:>{width['id']}}  {r['prerank']:>{width['prerank']}}  "
+        f"{r['company']:<{width['company']}}  {r['title']:<{width['title']}}  "
+        f"{r['why']:<{width['why']}}  {r['url']}".rstrip() for r in rows)
 
 
 @command("matches", "scored postings, best first; dismiss, undismiss", _configure_matches)
@@ -111,7 +125,7 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     if args.json:
         print_json([m.to_json() for m in found])
     elif found:
-        print(format_table(found))
+        print(format_table(found, dismissed=args.dismissed))
     elif args.dismissed:
         print("no dismissed matches")
     else:
@@ -139,6 +153,9 @@ async def _decide(args: argparse.Namespace, ws: Workspace) -> int:
     for item in done:
         what = "already dismissed" if item.already else f"dismissed ({args.reason})"
         print(f"posting {item.posting_id} ({item.label}): {what}")
+    if len(args.note) > dismissals.NOTE_CHARS and any(not item.already for item in done):
+        print(f"the note was cut to its first {dismissals.NOTE_CHARS} characters "
+              f"(it had {len(args.note)})")
     return EXIT_OK
 
 

@@ -106,9 +106,15 @@ def cmd_interviews(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_OK
     if not found:
         print("no upcoming interviews (an accepted `interview` proposal adds one)")
+        return EXIT_OK
+    # The application's id first: what `applications show ID` and `note ID` take.
+    rows = [("app", "when", "job", "where")]
     for item in found:
-        where = f"  {one_line(item.where, 120)}" if item.where else ""
         cancelled = "  (cancelled)" if item.status == "cancelled" else ""
-        print(f"{when_local(item.start, item.end, item.timezone)}  {one_line(item.company, 40)}"
-              f" - {one_line(item.title, 60)}{where}{cancelled}")
+        rows.append((str(item.application_id), when_local(item.start, item.end, item.timezone),
+                     f"{one_line(item.company, 40)} - {one_line(item.title, 60)}",
+                     one_line(item.where, 120) + cancelled))
+    app, when, job = (max(len(row[i]) for row in rows) for i in range(3))
+    for row in rows:
+        print(f"{row[0]:>{app}}  {row[1]:<{when}}  {row[2]:<{job}}  {row[3]}".rstrip())
     return EXIT_OK

@@ -22,6 +22,7 @@ import aiosqlite
 from jobtracker import proposals, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.clock import now_iso
+from jobtracker.learning.learn import TASK as LEARN
 from jobtracker.proposals import Decision, Proposal
 from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
@@ -137,8 +138,14 @@ def _print_list(found: list[Proposal], as_json: bool) -> int:
     return EXIT_OK
 
 
+# Tasks that propose by rules over the user's own decisions, with no model to name.
+BY_RULES = {LEARN: "none: made by rules from your decisions (`jobtracker learn`), not a model"}
+
+
 def _answered_by(p: Proposal) -> str:
     """Which model answered, and with which prompt: `qwen3:8b (prompt 3f2a9c1b04de)`."""
+    if not p.model and p.task in BY_RULES:
+        return BY_RULES[p.task]
     model = p.model or "unknown (proposed before models were recorded)"
     return f"{model} (prompt {p.prompt_version})" if p.prompt_version else model
 

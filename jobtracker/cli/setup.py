@@ -10,6 +10,7 @@ import sys
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
 from jobtracker.prepare.answers import load_answers
+from jobtracker.resume import RESUME
 from jobtracker.run.setup import check_inputs
 from jobtracker.workspace import Workspace, exposed
 
@@ -50,6 +51,17 @@ def warn_exposed(ws: Workspace) -> None:
               f"{ws.home}{more}", file=sys.stderr)
 
 
+def warn_no_resume(ws: Workspace) -> None:
+    """A warning, not an error (fetching and judging need no resume), when resume.md is
+    missing or empty: the tasks and commands that write from it cannot."""
+    path = ws / RESUME
+    if not path.is_file() or not path.read_text(encoding="utf-8", errors="replace").strip():
+        state = "is missing" if not path.exists() else "is empty"
+        print(f"jobtracker: warning: {path} {state}; tailor, coverletter, answer and "
+              "prepare need your resume there (`jobtracker resume import FILE.json` writes "
+              "one from a JSON Resume)", file=sys.stderr)
+
+
 def _configure_check(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--send-test", action="store_true",
                         help="also send a test message to every channel in notify.to")
@@ -82,6 +94,7 @@ def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     print(f"{ws.home}: configuration ok; database ok "
           f"(integrity ok, all {len(store.expected_tables())} tables)")
+    warn_no_resume(ws)
     warn_exposed(ws)
     if config.imap is not None:     # the account's login, tested (it changes nothing)
         from jobtracker.mail.imap import ImapError, check_login

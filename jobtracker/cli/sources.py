@@ -94,12 +94,15 @@ def format_entries(found: list[Entry]) -> str:
     return "\n".join(lines)
 
 
-def _find(found: list[Entry], name: str) -> Entry | None:
+def candidates(found: list[Entry], name: str) -> list[Entry]:
+    """The entries `name` picks: its `ats:token`, or a feed's name, picks that one;
+    otherwise every board whose token or company it is (names compare
+    case-insensitively, as `fetch --source` reads them)."""
     wanted = name.strip().lower()
-    for entry in found:
-        if wanted == entry.name.lower() or (entry.kind == "feed" and wanted == entry.token.lower()):
-            return entry
-    return None
+    exact = [e for e in found
+             if wanted == e.name.lower() or (e.kind == "feed" and wanted == e.token.lower())]
+    return exact or [e for e in found
+                     if e.kind == "board" and wanted in (e.token.lower(), e.company.lower())]
 
 
 # --- the command ---------------------------------------------------------------------
@@ -110,7 +113,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
     listing.add_argument("--json", action="store_true", help="a JSON array of objects")
     remove = actions.add_parser("remove", help="take one board or feed out of sources.yaml")
     remove.add_argument("name", metavar="NAME",
-                        help="its ats:token as `sources list` prints it, or a feed's name")
+                        help="its ats:token as `sources list` prints it, a feed's name, or a "
+                             "token or company that names one board")
     for child in (listing, remove):
         add_home(child, top=False)
 
@@ -132,12 +136,18 @@ def cmd_sources(args: argparse.Namespace, ws: Workspace) -> int:
 
 def _remove(ws: Workspace, found: list[Entry], name: str) -> int:
     path = ws / "sources.yaml"
-    entry = _find(found, name)
-    if entry is None:
-        known = ", ".join(e.name for e in found) or "none"
-        print(f"jobtracker: {path}: no board or feed named {one_line(name, 100)!r} "
-              f"(there are: {known})", file=sys.stderr)
+    picked = candidates(found, name)
+    if len(picked) != 1:
+        shown = one_line(name, 100)
+        if picked:
+            print(f"jobtracker: {path}: {shown!r} names {len(picked)} sources; name one: "
+                  + ", ".join(one_line(e.name) for e in picked), file=sys.stderr)
+        else:
+            known = ", ".join(one_line(e.name) for e in found) or "none"
+            print(f"jobtracker: {path}: no board or feed named {shown!r} "
+                  f"(there are: {known})", file=sys.stderr)
         return EXIT_USAGE
+    entry = picked[0]
     section = "boards" if entry.kind == "board" else "feeds"
     text = read_text(path)
     expected = [e.name for e in found if e != entry]
@@ -151,5 +161,5 @@ def _remove(ws: Workspace, found: list[Entry], name: str) -> int:
     return EXIT_OK
 
 
-__all__ = ["Entry", "cmd_sources", "entries"]
+__all__ = ["Entry", "candidates", "cmd_sources", "entries"]
 

@@ -9,12 +9,18 @@ feed-to-ATS linking and board rows.
 
 from __future__ import annotations
 
+import json
+import re
 from dataclasses import replace
+from datetime import UTC, date, datetime, timedelta
+from email.utils import format_datetime, parsedate_to_datetime
 from importlib import resources
 from importlib.abc import Traversable
 from pathlib import Path
+from typing import Any
 
 from jobtracker import store
+from jobtracker.clock import now_iso
 from jobtracker.config import Sources, load_profile, load_sources
 from jobtracker.postings.fetch import BoardResult, fetch_all, make_client
 from jobtracker.ranking import prerank
@@ -39,15 +45,60 @@ def demo_sources() -> Sources:
         return load_sources(Path(path), REGISTRY)
 
 
-def _routes(sources: Sources) -> dict[str, tuple[bytes, str]]:
+# The day the shipped postings were written as of: each date in them is moved by the
+# days from this one to today, so the demo's newest posting is a day old, not a year.
+WRITTEN = date(2025, 5, 7)
+_ISO_DATE = re.compile(
+    rb'("(?:updated_at|first_published|publishedAt|updatedAt)"\s*:\s*")(\d{4}-\d{2}-\d{2})')
+_EPOCH_MS = re.compile(rb'("createdAt"\s*:\s*)(\d{13})')
+_PUB_DATE = re.compile(rb"(<pubDate>)([^<]+)(</pubDate>)")
+# Every demo Greenhouse job's application form (a small standard one, every field one
+# the demo's answers.yaml fills, so a run leaves no question for the answer task):
+# `prepare` reads it from loopback while the demo loads, and keeps it, so no later
+# packet asks anyone.
+_FORM_QUESTIONS = [
+    {"label": label, "required": required, "description": None,
+     "fields": [{"name": name, "type": kind, "values": []}]}
+    for label, name, kind, required in (
+        ("First Name", "first_name", "input_text", True),
+        ("Last Name", "last_name", "input_text", True),
+        ("Email", "email", "input_text", True),
+        ("Resume/CV", "resume", "input_file", True),
+        ("LinkedIn Profile", "question_1", "input_text", False))]
+
+
+def shifted(body: bytes, days: int) -> bytes:
+    """A shipped board or feed with every posting date moved by `days` (times of day,
+    offsets and formats kept)."""
+    def iso(match: re.Match[bytes]) -> bytes:
+        moved = date.fromisoformat(match.group(2).decode()) + timedelta(days=days)
+        return match.group(1) + moved.isoformat().encode()
+
+    def epoch(match: re.Match[bytes]) -> bytes:
+        return match.group(1) + str(int(match.group(2)) + days * 86_400_000).encode()
+
+    def rfc822(match: re.Match[bytes]) -> bytes:
+        moved = parsedate_to_datetime(match.group(2).decode()) + timedelta(days=days)
+        return match.group(1) + format_datetime(moved, usegmt=True).encode() + match.group(3)
+
+    return _PUB_DATE.sub(rfc822, _EPOCH_MS.sub(epoch, _ISO_DATE.sub(iso, body)))
+
+
+def _routes(sources: Sources, today: date) -> dict[str, tuple[bytes, str]]:
     boards = data_dir().joinpath("boards")
+    days = (today - WRITTEN).days
     routes = {}
     for board in sources.boards:
-        routes[f"/{board.ats}/{board.token}"] = (
-            boards.joinpath(f"{board.ats}-{board.token}.json").read_bytes(), "application/json")
+        body = shifted(boards.joinpath(f"{board.ats}-{board.token}.json").read_bytes(), days)
+        routes[f"/{board.ats}/{board.token}"] = (body, "application/json")
+        if board.ats == "greenhouse":
+            for job in json.loads(body).get("jobs", []):
+                form = {**job, "questions": _FORM_QUESTIONS}
+                routes[f"/greenhouse/{board.token}/{job['id']}"] = (
+                    json.dumps(form).encode(), "application/json")
     for feed in sources.feeds:
         routes[f"/feed/{feed.name}"] = (
-            boards.joinpath(f"feed-{feed.name}.xml").read_bytes(), _FEED_TYPE)
+            shifted(boards.joinpath(f"feed-{feed.name}.xml").read_bytes(), days), _FEED_TYPE)
     return routes
 
 
@@ -60,9 +111,9 @@ class DemoBoards:
             local = boards.localize(ws.sources())
     """
 
-    def __init__(self) -> None:
+    def __init__(self, today: date | None = None) -> None:
         self.sources = demo_sources()
-        self.server = StaticServer(_routes(self.sources))
+        self.server = StaticServer(_routes(self.sources, today or datetime.now(UTC).date()))
 
     def __enter__(self) -> DemoBoards:
         self.server.start()
@@ -86,12 +137,13 @@ class DemoBoards:
                         if feeds.get(f.name) == f.url else f for f in sources.feeds))
 
 
-async def load_postings(db: Path) -> list[BoardResult]:
-    """Fetch every demo board and feed into `db` from a loopback server.
+async def load_postings(db: Path, today: date | None = None) -> list[BoardResult]:
+    """Fetch every demo board and feed into `db` from a loopback server, its dates moved
+    to `today` (the clock's day), and keep the Greenhouse jobs' application forms.
 
     Raises DemoDataError when any of them failed to load.
     """
-    with DemoBoards() as boards:
+    with DemoBoards(today) as boards:
         local = boards.localize(boards.sources)
         # trust_env=False: a proxy from the environment must not see loopback requests.
         async with store.connect(db) as conn, make_client(trust_env=False) as client:
@@ -101,7 +153,28 @@ async def load_postings(db: Path) -> list[BoardResult]:
             home = db.parent
             await prerank.refresh(conn, prerank.workspace_query(
                 home, load_profile(home / "profile.yaml")))
+            forms_failed = await _keep_forms(conn, local, client)
+            # The loopback addresses end with this server: none is kept as a board's.
+            async with store.write(conn):
+                await conn.execute("UPDATE boards SET url = NULL WHERE url LIKE ?",
+                                   (boards.server.url("/") + "%",))
     failed = [f"{r.name}: {r.error}" for r in results if not r.ok]
+    failed += [f"form of posting {pid}: {why}" for pid, why in forms_failed.items()]
     if failed:
         raise DemoDataError("the demo data did not load: " + "; ".join(failed))
     return results
+
+
+async def _keep_forms(conn: Any, local: Sources, client: Any) -> dict[int, str]:
+    """Each demo Greenhouse job's form, read from loopback into the forms cache, so that
+    `jobtracker prepare` on the demo never asks a network (these companies are made up,
+    and the session's loopback server is gone by then). Returns the ones that failed."""
+    from jobtracker.prepare.run import forms_for, posting_rows
+
+    ids = [int(row[0]) for row in await conn.execute_fetchall(
+        "SELECT p.id FROM postings AS p JOIN boards AS b ON b.id = p.board_id "
+        "WHERE b.source = 'greenhouse' ORDER BY p.id")]
+    configured = {(b.ats, b.token.lower()): b.url for b in local.boards if b.url}
+    found = await forms_for(conn, await posting_rows(conn, ids), now_iso(), client=client,
+                            configured=configured)
+    return {pid: form for pid, form in found.items() if isinstance(form, str)}

@@ -46,6 +46,8 @@ class Match:
     described: bool = True     # False: only a job alert's card, no description to judge yet
     prerank: float | None = None  # the pre-rank (jobtracker/ranking/prerank.py); None: not read
     saved: bool = False        # the user saved it (`jobtracker save`): listed whatever the rules
+    dismissed_note: str | None = None  # the note the user gave with the dismissal (stored
+    #                                   literally: shown through `one_line`)
 
     @property
     def label(self) -> str:
@@ -99,7 +101,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
         "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
         "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
         "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
-        f"pr.score AS prerank, p.id IN {matching.SAVED_LEADERS} AS saved "
+        f"d.note AS dismissed_note, pr.score AS prerank, p.id IN {matching.SAVED_LEADERS} "
+        "AS saved "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
@@ -126,7 +129,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
             stale=bool(row["stale"]), parts=parts,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
             reposted=reposted, why=why(parts), dismissed=row["dismissed"],
-            prerank=row["prerank"], saved=bool(row["saved"])))
+            prerank=row["prerank"], saved=bool(row["saved"]),
+            dismissed_note=row["dismissed_note"]))
     for row in waiting:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
         out.append(Match(
@@ -214,13 +218,14 @@ async def load_filtered(db: Path, profile: Profile, now: str | None = None,
 
 async def load_unjudged(db: Path, profile: Profile, now: str | None = None,
                         top: int | None = None) -> list[Listed]:
-    """Open matches the judge has not answered yet, best pre-rank first: the order the
-    judge will ask in (its other tie-breaks aside)."""
+    """Open matches the judge has not answered yet and will ask about, best pre-rank
+    first: the order the judge will ask in (its other tie-breaks aside). A job alert's
+    card with no description is not among them: the judge waits for its text."""
     where, params = matching.match_where(profile, now)
     sql = (f"SELECT {_LISTED_COLUMNS} FROM {matching.FROM_POSTINGS} "
            "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
            "LEFT JOIN rankings AS r ON r.posting_id = p.id "
-           f"WHERE {where} AND r.posting_id IS NULL "
+           f"WHERE {where} AND r.posting_id IS NULL AND {matching.JUDGEABLE} "
            "ORDER BY COALESCE(pr.score, 0) DESC, COALESCE(p.posted_at, p.first_seen) DESC, p.id")
     if top is not None:
         sql += " LIMIT ?"

@@ -76,6 +76,12 @@ def _in_scope_where(profile: Profile) -> tuple[str, list[Any]]:
     return " AND ".join(clauses), params
 
 
+# A match the judge can read: a description, and more than a job alert's snippet (such
+# a card waits for a board's text: docs/alerts.md). The judge's queue and the TUI's
+# not-judged list (`load_unjudged`) both ask this, so the list is what the judge will ask.
+JUDGEABLE = "p.description_hash != '' AND p.description_source != 'alert'"
+
+
 def match_where(profile: Profile, now: str | None = None) -> tuple[str, list[Any]]:
     """SQL condition (and its parameters) for a match: a candidate at a wanted level,
     or a job the user saved (`SAVED_LEADERS`)."""

@@ -143,7 +143,7 @@ class JudgeTask(Task):
         stale, stale_params = self.stale_prompt(ctx, "r.prompt_version")
         # A job alert's snippet is no description: such a card waits for a board's text
         # (it takes one when grouped with the board's posting: docs/alerts.md).
-        where += (" AND p.description_hash != '' AND p.description_source != 'alert'"
+        where += (f" AND {matching.JUDGEABLE}"
                   " AND (r.posting_id IS NULL OR r.prose_hash != ?"
                   f" OR r.description_hash IS NOT p.description_hash OR {stale})")
         params += [ctx.profile.prose_hash, *stale_params]

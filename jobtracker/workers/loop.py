@@ -106,6 +106,8 @@ class JobLoop:
         # Per kind too: a stage's closing line counts its own task's units, not every
         # unit the loop has run (follow-ups of other kinds, earlier stages).
         self._kind_counts: dict[str, dict[Status, int]] = {}
+        # When each kind's last outcome of the current run() came (monotonic seconds).
+        self._last_outcome: dict[str, float] = {}
         self._outcomes: list[Outcome] = []
         self._group: asyncio.TaskGroup | None = None  # set only while run() runs
         self._paused = False
@@ -193,6 +195,7 @@ class JobLoop:
             raise RuntimeError("this JobLoop is already running")
         started = time.monotonic()
         first = len(self._outcomes)
+        self._last_outcome.clear()
         try:
             async with asyncio.TaskGroup() as group:
                 self._group = group
@@ -209,12 +212,26 @@ class JobLoop:
             self._stopped = True
             raise
         finally:
-            counts = self.stage_counts(self.stage)
-            self._emit(StageFinished(
-                stage=self.stage, finished=counts["finished"], failed=counts["failed"],
-                skipped=counts["skipped"], running=counts["running"],
-                waiting=counts["waiting"], elapsed=round(time.monotonic() - started, 3)))
+            self._emit_stage_ends(started)
         return self._outcomes[first:]
+
+    def _emit_stage_ends(self, started: float) -> None:
+        """The closing STAGE_FINISHED. When the stage is a kind, every other kind whose
+        units ran in it as follow-ups (a tailor's cover letter) gets its own, with its
+        own counts and time, all in the order each kind's last unit ended: one closing
+        line must not count and time two tasks' work as the stage's."""
+        ended = time.monotonic()
+        if self.stage in self._handlers:
+            last = {**self._last_outcome}
+            last.setdefault(self.stage, ended)
+        else:
+            last = {self.stage: ended}
+        for kind in sorted(last, key=last.__getitem__):
+            counts = self.stage_counts(kind)
+            self._emit(StageFinished(
+                stage=kind, finished=counts["finished"], failed=counts["failed"],
+                skipped=counts["skipped"], running=counts["running"],
+                waiting=counts["waiting"], elapsed=round(last[kind] - started, 3)))
 
     def _admit(self) -> None:
         """Start waiting jobs while a slot is free, best (priority, order) first."""
@@ -311,6 +328,7 @@ class JobLoop:
         self._counts[outcome.status] += 1
         own = self._kind_counts.setdefault(outcome.job.kind, dict.fromkeys(Status, 0))
         own[outcome.status] += 1
+        self._last_outcome[outcome.job.kind] = time.monotonic()
         if not self._reporters:   # no event objects at all when nobody listens
             return
         job, elapsed = outcome.job, round(outcome.elapsed, 3)

@@ -32,6 +32,10 @@ def test_learn_proposes_an_exclude_from_repeated_dismissals_and_accept_undo_is_e
     code, out, _ = run(seeded, capsys, "proposals", "show", str(pid), "--json")
     shown = json.loads(out)
     assert shown["kind"] == "profile" and len(shown["payload"]["decisions"]) == 7
+    code, out, _ = run(seeded, capsys, "proposals", "show", str(pid))
+    model_line = next(line for line in out.splitlines() if line.strip().startswith("model"))
+    assert "made by rules from your decisions" in model_line and "not a model" in model_line
+    assert "unknown" not in model_line
     profile = seeded.home / "profile.yaml"
     before = profile.read_bytes()
     assert run(seeded, capsys, "proposals", "accept", str(pid))[0] == 0

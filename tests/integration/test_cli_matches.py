@@ -30,9 +30,12 @@ def test_table_shows_untrusted_text_literally(seeded: Workspace,
     assert cli.main(["--home", str(seeded.home), "matches"]) == 0
     out = capsys.readouterr().out
     lines = out.splitlines()
-    assert lines[0].split() == ["score", "verdict", "company", "title", "location", "status",
-                                "url"]
+    assert lines[0].split() == ["id", "score", "verdict", "company", "title", "location",
+                                "status", "url"]
     assert len(lines) == 4
+    # The id first, as `dismiss`, `status` and `prepare` take it.
+    assert [line.split()[0] for line in lines[1:]] == [
+        str(m["id"]) for m in matches_json(seeded, capsys)]
     assert "Acme" in lines[1] and "strong" in lines[1] and "https://jobs.example/1" in lines[1]
     assert "\x1b" not in out and "\x07" not in out
     assert "[red]Evil[/red]" in lines[2]          # markup is shown, not interpreted

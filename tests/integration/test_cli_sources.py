@@ -116,3 +116,26 @@ def test_sources_as_a_command(ws: Workspace) -> None:
     (ws / "sources.yaml").write_text(SOURCES_TEXT, encoding="utf-8")
     done = run_cli("--home", str(ws.home), "sources", "list")
     assert done.returncode == 0 and "lever:plaid" in done.stdout
+
+
+@pytest.mark.parametrize(("name", "gone"), [
+    ("linear", "  - ats: ashby\n    token: linear\n    company: Linear\n"),
+    ("Plaid", "  - {ats: lever, token: plaid, company: Plaid}\n"),
+])
+def test_remove_takes_a_bare_token_or_company_that_picks_one_board(
+        ws: Workspace, capsys, name: str, gone: str) -> None:
+    (ws / "sources.yaml").write_text(SOURCES_TEXT, encoding="utf-8")
+    code, out, err = run(ws, capsys, "remove", name)
+    assert code == 0, err
+    assert "removed" in out
+    assert (ws / "sources.yaml").read_text(encoding="utf-8") == SOURCES_TEXT.replace(gone, "", 1)
+
+
+def test_remove_lists_the_candidates_when_a_name_picks_more_than_one(
+        ws: Workspace, capsys) -> None:
+    text = SOURCES_TEXT.replace("token: linear", "token: plaid")
+    (ws / "sources.yaml").write_text(text, encoding="utf-8")
+    code, _, err = run(ws, capsys, "remove", "plaid")
+    assert code == 2
+    assert "names 2 sources" in err and "ashby:plaid, lever:plaid" in err
+    assert (ws / "sources.yaml").read_text(encoding="utf-8") == text

@@ -136,5 +136,28 @@ def test_the_demo_ships_an_answer_bank_that_fills_a_packet(
     packets = sorted((home / "applications").glob("*/answers.json"))
     assert packets, result.stdout
     fields = json.loads(packets[0].read_text())["fields"]
-    answered = {f["label"]: f["answer"] for f in fields if f["resolved"]}
-    assert answered.get("First name") == "Sam" and answered.get("Email") == "sam.rivera@example.org"
+    # The employer's form (the demo's Greenhouse jobs ship one) or the standard set.
+    answered = {f["label"].lower(): f["answer"] for f in fields if f["resolved"]}
+    assert answered.get("first name") == "Sam" and answered.get("email") == "sam.rivera@example.org"
+
+
+def test_prepare_on_the_demo_after_its_session_asks_no_network(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The demo's Greenhouse forms are kept when it loads, and no loopback address of
+    its server is kept as a board's: `prepare` afterwards reads the employer's form
+    from the cache and tries no port (nothing listens on the demo's any more)."""
+    home = tmp_path / "demo"
+    init_demo(home, capsys)
+    with sqlite3.connect(home / "jobtracker.db") as conn:
+        kept = conn.execute("SELECT url FROM boards WHERE url LIKE 'http://127.0.0.1:%'")
+        assert kept.fetchall() == []
+        (posting,) = conn.execute(
+            "SELECT p.id FROM postings AS p JOIN boards AS b ON b.id = p.board_id "
+            "WHERE b.source = 'greenhouse' ORDER BY p.id LIMIT 1").fetchone()
+    capsys.readouterr()
+    assert cli_main(["--home", str(home), "prepare", str(posting), "--json"]) == 0
+    (packet,) = json.loads(capsys.readouterr().out)
+    answers = json.loads(next((home / "applications").glob(f"{posting}-*/answers.json"))
+                         .read_text())
+    assert answers["form"] == "greenhouse", answers.get("form_error")
+    assert "127.0.0.1" not in json.dumps(packet) + json.dumps(answers)

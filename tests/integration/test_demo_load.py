@@ -42,3 +42,33 @@ def test_the_demo_data_loads_every_ats_shape_and_the_feed(
     assert rows(db, "SELECT salary_min, salary_currency FROM postings "
                     "WHERE title = 'Senior Backend Engineer (Energy Markets)'") == [
         (90000.0, "EUR")]
+
+
+def test_the_demos_postings_are_dated_as_of_today(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Not "posted 575 day(s) ago": every shape's date (ISO, Lever's epoch, the feed's
+    RFC 822) is moved so the newest posting is a day old, their order kept."""
+    from datetime import UTC, date, datetime
+
+    home = tmp_path / "demo"
+    init_demo(home, capsys)
+    posted = rows(home / "jobtracker.db",
+                  "SELECT b.source, p.posted_at FROM postings p JOIN boards b "
+                  "ON b.id = p.board_id WHERE p.posted_at IS NOT NULL")
+    today = datetime.now(UTC).date()
+    ages = {source: [] for source, _ in posted}
+    for source, stamp in posted:
+        ages[source].append((today - date.fromisoformat(stamp[:10])).days)
+    assert set(ages) >= {"greenhouse", "lever", "ashby", "feed"}, ages
+    assert min(min(a) for a in ages.values()) in (0, 1, 2), ages
+    assert max(max(a) for a in ages.values()) < 60, ages
+
+
+def test_shifting_keeps_times_and_formats() -> None:
+    from jobtracker.demo.load import shifted
+
+    body = (b'{"first_published": "2025-05-05T08:30:00-04:00", "createdAt": 1746300000000}'
+            b'<pubDate>Fri, 02 May 2025 14:00:00 GMT</pubDate>')
+    assert shifted(body, 30) == (
+        b'{"first_published": "2025-06-04T08:30:00-04:00", "createdAt": 1748892000000}'
+        b'<pubDate>Sun, 01 Jun 2025 14:00:00 GMT</pubDate>')

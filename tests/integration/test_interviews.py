@@ -203,3 +203,17 @@ def test_a_quote_that_is_not_in_the_mail_is_no_reading(tmp_path: Path) -> None:
     assert row[0] is None
 
 
+
+
+def test_the_listing_shows_the_application_id_first(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = world(tmp_path)
+    [pid] = mail(ws, "s1@acme", f"Hi Ada. {SENTENCE} Best, Rita", reading={
+        "quote": SENTENCE, "start": "2026-12-03T14:00", "zone": "CET", "where": LINK})
+    assert cli(ws, capsys, "proposals", "accept", str(pid))[0] == 0
+    code, out = cli(ws, capsys, "interviews", "--all")
+    header, row = out.splitlines()
+    assert code == 0 and header.split() == ["app", "when", "job", "where"]
+    assert row.split()[0] == "1", "the id `applications show` takes"
+    assert "Thu 3 Dec 2026 14:00-15:00" in row and row.endswith(LINK)
+    assert row.index("Acme") == header.index("job")

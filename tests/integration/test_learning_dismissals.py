@@ -62,3 +62,31 @@ def test_a_dismissal_with_an_unknown_reason_exits_2_naming_the_reasons(
     err = capsys.readouterr().err
     assert "invalid choice: 'boring'" in err and "'level', 'location', 'salary'" in err
     assert no_dismissals(seeded)
+
+
+def test_the_dismissed_list_shows_each_reason_and_note_back(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, _ = run(seeded, capsys, "matches", "dismiss", "8", "--reason", "stack",
+                     "--note", "no \x1b[31mJava\nplease")
+    assert code == 0
+    code, out, _ = run(seeded, capsys, "matches", "--dismissed")
+    lines = out.splitlines()
+    assert lines[0].split()[:4] == ["id", "score", "verdict", "reason"]
+    assert lines[1].split()[0] == "8" and lines[1].split()[3] == "stack"
+    # The note as one plain line under its match: no escape, no line break.
+    assert lines[2].strip() == "note: no Java please"
+    (shown,) = json.loads(run(seeded, capsys, "matches", "--dismissed", "--json")[1])
+    assert (shown["dismissed"], shown["dismissed_note"]) == ("stack", "no \x1b[31mJava\nplease")
+
+
+def test_a_note_longer_than_500_characters_is_cut_and_said_so(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(seeded, capsys, "matches", "dismiss", "8", "--reason", "other",
+                       "--note", "x" * 600)
+    assert code == 0
+    assert "the note was cut to its first 500 characters (it had 600)" in out
+    (shown,) = json.loads(run(seeded, capsys, "matches", "--dismissed", "--json")[1])
+    assert shown["dismissed_note"] == "x" * 500
+    code, out, _ = run(seeded, capsys, "matches", "dismiss", "9", "--reason", "other",
+                       "--note", "short")
+    assert code == 0 and "cut" not in out

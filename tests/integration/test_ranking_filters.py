@@ -121,6 +121,12 @@ def test_matches_filtered_lists_each_with_its_rule(ws: Workspace) -> None:
     assert all(item["prerank"] is not None for item in listed)
     table = run_cli("--home", str(ws.home), "matches", "--filtered")
     assert "company: Staffing Co: agency" in table.stdout
+    lines = table.stdout.splitlines()
+    assert lines[0].split()[:2] == ["id", "prerank"]
+    assert [int(line.split()[0]) for line in lines[1:]] == [item["id"] for item in listed]
+    # Every column starts where its header does: the rules' text never runs into the URL.
+    url_at = lines[0].index("url")
+    assert all(line[url_at:].startswith("http") for line in lines[1:]), table.stdout
 
 
 def test_dry_run_prints_the_filtered_line_before_what_it_would_work(ws: Workspace) -> None:

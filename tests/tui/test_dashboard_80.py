@@ -19,12 +19,13 @@ from jobtracker.postings.fetch import fetch_workspace
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import JobFinished, StageFinished
 from jobtracker.workers.loop import JobLoop
-from tests.tui.fixtures import make_workspace, screen_text, wait_until
+from tests.tui.fixtures import make_workspace, screen_text, seed_review, wait_until
 from tui.app import JobtrackerApp
 from tui.data import FETCH_FAILED, last_fetched
 from tui.fetching import fetched_label
 from tui.live import LiveReporter
 from tui.widgets.eventlog import EventLog
+from tui.widgets.progress import Progress, ProgressLine
 
 SIZE = (80, 24)
 MOMENT = datetime(2026, 11, 30, 12, 0, tzinfo=UTC)
@@ -46,6 +47,19 @@ async def test_the_log_follows_its_end_after_a_notice_takes_a_row(tmp_path: Path
         log.note("the newest line")
         await wait_until(pilot, lambda: "the newest line" in screen_text(app))
         assert log.is_vertical_scroll_end
+
+
+async def test_a_long_notice_is_shown_whole_not_cut_mid_sentence(tmp_path: Path) -> None:
+    """No model and no postings at 80×24: the run's reason and the hint under it, both
+    to their last word."""
+    ws = make_workspace(tmp_path / "a-somewhat-longer-folder-name-for-the-workspace")
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=SIZE) as pilot:
+        app.notice = ("no model: model server at http://127.0.0.1:9/v1 unreachable: "
+                      "ConnectError. Nothing was changed.")
+        app.screen._show_notice()
+        await wait_until(pilot, lambda: "(it has examples)." in screen_text(app))
+        assert "Nothing was changed." in screen_text(app)
 
 
 def finished(label: str, verdict: str) -> JobFinished:
@@ -111,6 +125,59 @@ async def test_a_stages_closing_line_counts_its_own_task() -> None:
     assert ends == [("level", 6), ("judge", 18)]
 
 
+async def test_follow_ups_in_a_stage_get_their_own_closing_line() -> None:
+    """A tailor's cover letters run in the tailor stage: the log ends each task with its
+    own `end` line and counts, tailor's before coverletter's."""
+    class Unit:
+        def __init__(self, kind: str, n: int) -> None:
+            self.kind, self.key, self.label = kind, f"{kind}{n}", f"{kind} {n}"
+
+    class Tailor:
+        async def done(self, job) -> bool:
+            return False
+
+        async def run(self, job) -> str:
+            return "ok"
+
+        async def follow_ups(self, job, result) -> list:
+            return [Unit("coverletter", int(job.key.removeprefix("tailor")))] \
+                if job.kind == "tailor" else []
+
+    live = LiveReporter()
+    loop = JobLoop({"tailor": Tailor(), "coverletter": Tailor()}, concurrency=1,
+                   reporters=[live], stage="tailor")
+    for n in range(2):
+        loop.submit(Unit("tailor", n))
+    await loop.run()
+    lines = [line.text for line in live.take_lines()[0]]
+    ends = [text.split()[1:4] for text in lines if text.split()[1] == "end"]
+    assert ends == [["end", "tailor", "2"], ["end", "coverletter", "2"]], lines
+
+
+class ProgressOnly(App[None]):
+    def compose(self):
+        yield ProgressLine(id="progress")
+
+
+async def test_the_progress_line_at_80_columns_cuts_no_task_name() -> None:
+    items = [Progress("level", 8, 30), Progress("judge", 2, 2), Progress("tailor", 2, 2),
+             Progress("coverletter", 1, 2), Progress("answer", 0, 3)]
+    app = ProgressOnly()
+    async with app.run_test(size=SIZE) as pilot:
+        widget = app.query_one(ProgressLine)
+        widget.show(items, 4, 2, "today 14:00 Acme")
+        await pilot.pause(0.1)
+        shown = widget.render().plain
+        assert "…" not in shown, shown
+        assert shown.rstrip().endswith("interview today 14:00 Acme · 2 due · 4 proposals "
+                                       "waiting")
+        assert shown.startswith("all ") and "13/39" in shown, "the total stands in for them"
+        widget.show(items[:4], 4)                       # room again: every task, no cut
+        await pilot.pause(0.1)
+        shown = widget.render().plain
+        assert "coverletter 1/2" in shown and "…" not in shown, shown
+
+
 def test_the_demo_fetch_reads_the_demos_own_boards_on_loopback(tmp_path: Path) -> None:
     with demo_session(str(tmp_path / "demo")) as session:
         assert session.boards is not None
@@ -154,3 +221,19 @@ async def test_the_header_after_a_fetch_that_reached_no_board(tmp_path: Path) ->
         conn.execute("UPDATE boards SET last_ok = '2026-11-29T12:00:00Z', "
                      "last_fetched = '2026-11-30T11:59:59Z' WHERE token = 'b'")
     assert fetched_label(await last_fetched(db), MOMENT) == "fetched 1d ago"
+
+
+async def test_the_demos_queue_at_80x24_names_the_tasks_below_its_pane(tmp_path: Path) -> None:
+    from tui.clock import FrozenClock
+
+    ws = make_workspace(tmp_path, None, tasks="level: true, judge: true, inbox: true")
+    seed_review(ws)      # postings: no notice under the log takes rows from the panes
+    (ws.home / "plugins.yaml").write_text(
+        "tasks: {level: true, judge: true, inbox: true, tailor: true, answer: true, "
+        "coverletter: true}\n")
+    app = JobtrackerApp(load_setup(ws), clock=FrozenClock())
+    async with app.run_test(size=SIZE) as pilot:
+        await wait_until(pilot, lambda: "↓ 2 more: answer, coverletter" in screen_text(app))
+        await pilot.resize_terminal(120, 40)              # room: every row, no hint
+        await wait_until(pilot, lambda: " coverletter " in screen_text(app))
+        assert "more: " not in screen_text(app)

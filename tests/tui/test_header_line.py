@@ -58,6 +58,19 @@ async def test_short_names_show_whole_with_the_word_model() -> None:
     assert "never fetched" in line
 
 
+@pytest.mark.parametrize("width", [80, 120, 160])
+async def test_the_fetch_age_follows_the_model_and_only_the_state_stands_apart(
+        width: int) -> None:
+    app = HeaderApp()
+    async with app.run_test(size=(width, 3)) as pilot:
+        app.query_one(HeaderLine).show(Path("/w"), "qwen3:8b @ gpu:8000", True, "idle",
+                                       "fetched 3h ago")
+        await pilot.pause()
+        line = screen_text(app).splitlines()[0]
+    assert " ✓ · fetched 3h ago " in line, line       # no gap inside what belongs together
+    assert line.rstrip().endswith("idle") and len(line.rstrip()) == width - 1
+
+
 async def test_the_path_shows_during_a_run(tmp_path: Path) -> None:
     with ModelServer(answer=lambda body: {"level": "senior", "reason": "stated"},
                      latency=0.3) as server:

@@ -96,3 +96,28 @@ async def test_the_help_lists_the_new_keys(app: JobtrackerApp) -> None:
         await pilot.pause(0.3)
         text = screen_text(app)
         assert "Filtered" in text and "Not judged" in text
+
+
+async def test_n_leaves_out_alert_cards_the_judge_does_not_ask_about(
+        app: JobtrackerApp) -> None:
+    with _connect(app.setup.ws.db) as conn:
+        for pid, source, text in ((7, "alert", "A snippet from the alert mail."),
+                                  (8, "board", "")):
+            conn.execute(
+                "INSERT INTO postings (id, board_id, external_id, company, title, location, "
+                "remote, url, description, description_source, title_level, first_seen, "
+                "last_seen) VALUES (?, 1, ?, 'Eagle', 'Staff Engineer', 'Remote', 1, '', ?, "
+                "?, 'staff', '2026-11-01T00:00:00Z', '2026-11-29T00:00:00Z')",
+                (pid, f"e{pid}", text, source))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: isinstance(app.screen, MatchesScreen))
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, ListedScreen)
+                         and bool(app.screen.postings))
+        assert {p.id for p in app.screen.postings} == {4, 5, 6}
+        assert "Eagle" not in screen_text(app)
+        table = app.screen.query_one(DataTable)
+        assert next(str(c.label) for c in table.columns.values()) == "id"   # ids first
+        assert [str(table.get_row_at(i)[0]) for i in range(table.row_count)] == [
+            str(p.id) for p in app.screen.postings]

@@ -51,12 +51,21 @@ async def test_d_dismisses_with_a_reason_and_a_note_and_D_lists_the_dismissed(
         assert app.screen.current.id == 3, "the cursor moves on to the next match"
         await pilot.press("D")
         await wait_until(pilot, lambda: listed(app) == [2])
-        assert "1 dismissed; d brings one back" in screen_text(app)
+        await wait_until(pilot, lambda: "dismissed: salary" in screen_text(app))
+        text = screen_text(app)
+        assert "1 dismissed; d brings one back" in text
+        # The list says what it is, its `d` what it does there, and the decision is shown
+        # back: the reason and the note as one plain line.
+        assert "Dismissed, best first" in text and "Matches, best first" not in text
+        assert "d Bring back" in text and "d Dismiss" not in text
+        assert "dismissed: salary — too far red" in text
         await pilot.press("d")                               # bring it back
         await wait_until(pilot, lambda: listed(app) == [])
         assert dismissals(app)[0][3] is not None
         await pilot.press("D")
         await wait_until(pilot, lambda: listed(app) == [1, 2, 3])
+        await wait_until(pilot, lambda: "d Dismiss" in screen_text(app))
+        assert "Matches, best first" in screen_text(app)
 
 
 async def test_escape_in_the_reason_picker_dismisses_nothing(app: JobtrackerApp) -> None:
@@ -78,10 +87,27 @@ async def test_the_detail_draws_each_part_of_the_score_as_a_bar(app: JobtrackerA
         assert "fit    ██████████ 1.00 × 1.0 = 1.00 verdict strong" in screen_text(app)
 
 
-@pytest.mark.parametrize(("points", "widest", "drawn"), [
-    (1.0, 1.0, "██████████"), (0.5, 1.0, "█████░░░░░"), (0.0, 1.0, "░░░░░░░░░░"),
-    (0.001, 1.0, "█░░░░░░░░░"), (-0.3, 0.6, "█████░░░░░"), (0.0, 0.0, "░░░░░░░░░░"),
+async def test_every_bar_is_on_one_scale_and_shows_its_weight(app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("m")
+        await wait_until(pilot, lambda: "verdict strong" in screen_text(app))
+        # Acme's fit is 1.00 of its weight 1.0: the whole bar.
+        assert "fit    ██████████ 1.00 × 1.0 = 1.00 verdict strong" in screen_text(app)
+        # Remote: 0.3 of the largest weight 1.0, three cells, for every posting.
+        assert "remote ███        1.00 × 0.3 = 0.30" in screen_text(app)
+        await pilot.press("j")                 # Bolt: a good fit, 0.66 points
+        await wait_until(pilot, lambda: "verdict good" in screen_text(app))
+        assert "fit    ███████░░░ 1.00 × 1.0 = 0.66 verdict good" in screen_text(app)
+        assert "remote ███        1.00 × 0.3 = 0.30" in screen_text(app)
+
+
+@pytest.mark.parametrize(("points", "weight", "scale", "drawn"), [
+    (1.0, 1.0, 1.0, "██████████"), (0.5, 1.0, 1.0, "█████░░░░░"),
+    (0.0, 1.0, 1.0, "░░░░░░░░░░"), (0.001, 1.0, 1.0, "█░░░░░░░░░"),
+    (0.3, 0.3, 1.0, "███       "), (0.66, 1.0, 1.0, "███████░░░"),
+    (-0.3, 0.6, 1.2, "███░░     "), (0.0, 0.0, 0.0, "          "),
+    (0.2, 0.5, 2.0, "█░░       "),
 ])
-def test_a_bar_is_its_points_against_the_widest_part(points: float, widest: float,
-                                                     drawn: str) -> None:
-    assert bar(points, widest).plain == drawn
+def test_a_bar_is_its_points_within_its_weight_on_one_scale(
+        points: float, weight: float, scale: float, drawn: str) -> None:
+    assert bar(points, weight, scale).plain == drawn

@@ -193,3 +193,20 @@ async def test_A_never_takes_an_application_back_or_writes_a_non_change(
         await pilot.press("A")
         await settled(pilot)
         assert application_status(ws, 1) == "interviewing"
+
+
+async def test_at_80_columns_the_header_keeps_what_the_packet_waits_for_whole(
+        tmp_path: Path, server: BoardServer) -> None:
+    ws = workspace(tmp_path, server)
+    with raw_connect(ws.db) as conn:
+        conn.execute(
+            "INSERT INTO proposals (id, kind, task, unit_key, posting_id, payload, summary, "
+            "created_at) VALUES (9, 'letter', 'coverletter', 'c:1', 1, '{\"text\": \"Dear\"}',"
+            " 'a letter for Acme', '2026-11-29T00:00:00Z')")
+    app = JobtrackerApp(load_setup(ws))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_packet(pilot)
+        await settled(pilot)
+        header = screen_text(app).splitlines()[0]
+        assert header.rstrip().endswith("1 required left ─ 1 edit, 1 letter to review"), header
+        assert "Packet ─ Acme" in header

@@ -211,3 +211,19 @@ async def test_escape_goes_back_and_the_waiting_count_follows(app: JobtrackerApp
         await settled(pilot)
         assert isinstance(app.screen, DashboardScreen)
         await wait_until(pilot, lambda: "3 proposals waiting" in screen_text(app))
+
+
+async def test_at_80_columns_the_list_keeps_the_proposed_status_whole(
+        app: JobtrackerApp) -> None:
+    with sqlite3.connect(app.setup.ws.db) as conn:
+        conn.execute("UPDATE proposals SET payload = json_set(payload, '$.to_status', "
+                     "'interviewing') WHERE id = 4")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("p")
+        await wait_until(pilot, lambda: isinstance(app.screen, ReviewScreen)
+                         and bool(app.screen.items))
+        await pilot.pause(0.2)
+        rows = [row.split("││")[0] for row in screen_text(app).splitlines()
+                if "● status" in row and "interviewing" in row]
+        # What it changes from gives way; the target, the thing decided, stays whole.
+        assert any(row.endswith("no appli… → interviewing") for row in rows), rows

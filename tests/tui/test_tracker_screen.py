@@ -5,6 +5,7 @@ writer, escape back; and its look at 80×24 and 160×48."""
 from __future__ import annotations
 
 import asyncio
+import re
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +77,7 @@ async def test_t_groups_by_status_with_counts_due_marks_and_the_funnel(
         text = screen_text(app)
         assert "interviewing (1)" in text and "applied (2) · 1 due" in text
         assert "Applications ─ 3 · 1 due" in text
-        assert "applied    ████████████████████████ 2" in text   # Acme has no history
+        assert "applied    ████████████████████ 2" in text   # Acme has no history
         assert screen.current is not None and screen.current.id == 3   # groups are skipped
         assert "\x1b[31m" not in screen_output(app)
         await pilot.press("escape")
@@ -97,6 +98,47 @@ async def test_enter_shows_the_timeline_literally(app: JobtrackerApp) -> None:
         assert "\x1b[31mred" not in screen_output(app)
         await pilot.press("escape")
         assert isinstance(app.screen, ApplicationsScreen)
+
+
+async def test_a_wrapped_timeline_line_keeps_its_column(app: JobtrackerApp) -> None:
+    async with app.run_test(size=SIZE) as pilot:
+        await _open(pilot)
+        await pilot.press("n")
+        await wait_until(pilot, lambda: isinstance(app.screen, NoteInput))
+        app.screen.query_one("Input").value = "word " * 30 + "END"
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, ApplicationsScreen))
+        await settled(pilot)
+        await pilot.press("enter")
+        await wait_until(pilot, lambda: isinstance(app.screen, TimelineScreen))
+        await settled(pilot)
+        rows = [row for row in screen_text(app).splitlines() if "word" in row]
+        assert len(rows) >= 3, rows               # the note wraps at 80 columns
+        start = rows[0].index("word")
+        assert all(row.index("word") == start for row in rows), rows   # under its start
+        assert "END" in screen_text(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=lambda s: f"{s[0]}x{s[1]}")
+async def test_the_funnel_counts_stay_beside_their_bars_and_the_verdict_table_aligns(
+        app: JobtrackerApp, size: tuple[int, int]) -> None:
+    async with app.run_test(size=size) as pilot:
+        await _open(pilot)
+        await wait_until(pilot, lambda: "verdict" in screen_text(app))
+        text = screen_text(app).splitlines()
+        # The funnel's pane: beside the list (two panes on a row) or under it.
+        funnel = [row[row.rindex("│", 0, len(row) - 1) + 1:] if row.count("│") > 2
+                  else row[1:] for row in text]
+        for label in ("applied", "responded", "interviews", "offers"):
+            (shown,) = [row for row in funnel if re.match(rf"\s*{label} +[█\d]", row)]
+            assert shown.rstrip(" │").split()[-1].isdigit(), shown   # no count wrapped away
+        (header,) = [row for row in funnel if "verdict" in row and "dismissed" in row]
+        entries = [row for row in funnel
+                   if row.strip().split(" ")[0] in ("strong", "good", "partial", "poor")]
+        assert entries
+        for word in ("sent", "interviews", "dismissed"):
+            end = header.index(word) + len(word) - 1
+            assert all(row[end] != " " for row in entries), (word, header, entries)
 
 
 async def test_s_and_n_change_the_application_through_the_one_writer(

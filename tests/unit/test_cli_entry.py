@@ -42,3 +42,28 @@ def test_help_lists_every_command_once_in_the_order_commands_gives(
     assert done.value.code == 0
     listed = re.findall(r"^    (\w+)", capsys.readouterr().out, re.M)
     assert listed == names
+
+
+@pytest.mark.parametrize(("argv", "said"), [
+    (["matches", "--filter"], "unrecognized arguments: --filter"),       # --filtered
+    (["matches", "--dismiss"], "unrecognized arguments: --dismiss"),     # --dismissed
+    (["--hom", "/tmp/nowhere", "check"], "invalid choice: '/tmp/nowhere'"),  # --home
+    (["matches", "dismiss", "1", "--reas", "level"],                      # --reason
+     "the following arguments are required: --reason"),
+])
+def test_a_prefix_of_a_flag_is_a_usage_error_not_the_flag(
+        argv: list[str], said: str, capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    assert said in capsys.readouterr().err
+
+
+def test_the_tui_command_line_takes_no_prefix_either(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    from tui.cli import build_parser
+
+    with pytest.raises(SystemExit) as done:
+        build_parser().parse_args(["--dem"])
+    assert done.value.code == 2
+    assert "unrecognized arguments: --dem" in capsys.readouterr().err

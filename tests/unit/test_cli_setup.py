@@ -81,3 +81,20 @@ def test_the_sources_template_names_every_source_there_is(tmp_path: Path) -> Non
     comments = " ".join(line for line in text.splitlines() if line.lstrip().startswith("#"))
     missing = [name for name in REGISTRY if not re.search(rf"\b{name}\b", comments)]
     assert missing == []
+
+
+@pytest.mark.parametrize("state", ["missing", "empty"])
+def test_check_warns_when_resume_md_is_missing_or_empty(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str], state: str) -> None:
+    home = tmp_path / "ws"
+    assert main(["--home", str(home), "init"]) == 0
+    capsys.readouterr()
+    assert main(["--home", str(home), "check"]) == 0
+    assert "resume.md" not in capsys.readouterr().err     # init's own resume.md is there
+    resume = home / "resume.md"
+    resume.unlink() if state == "missing" else resume.write_text(" \n", encoding="utf-8")
+    assert main(["--home", str(home), "check"]) == 0, "a warning, not an error"
+    out = capsys.readouterr()
+    assert "configuration ok" in out.out
+    assert f"warning: {resume} is {state}; tailor, coverletter, answer and prepare need" \
+        in out.err

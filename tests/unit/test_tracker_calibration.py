@@ -49,4 +49,4 @@ def test_the_outcomes_that_contradict_a_verdict_are_named() -> None:
 
 def test_the_applications_screen_shows_a_verdict_in_three_columns() -> None:
     entry = by_verdict(calibration(rows("good", 7, 2), {}))["good"]
-    assert calibration_cells(entry) == "    7 2 (29%)             0"
+    assert calibration_cells(entry) == "    7    2 (29%)         0"

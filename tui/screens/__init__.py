@@ -20,6 +20,7 @@ from textual.screen import Screen
 
 from jobtracker.registry import Registry
 from tui.screens.applications import ApplicationsScreen
+from tui.screens.interviews import InterviewsScreen
 from tui.screens.matches import MatchesScreen
 from tui.screens.review import ReviewScreen
 
@@ -33,11 +34,14 @@ class Opened:
     title: str
     tooltip: str
     screen: Callable[[], Screen[Any]]
+    # In the footer too (`?` and ctrl+p list every key): the 80-column footer has room
+    # for the run's keys, the screens before, `?` and `q`, and no more.
+    footer: bool = True
 
     @property
     def binding(self) -> Binding:
         return Binding(self.key, f"open('{self.name}')", self.title,
-                       id=f"dashboard.{self.name}", tooltip=self.tooltip)
+                       id=f"dashboard.{self.name}", tooltip=self.tooltip, show=self.footer)
 
 
 # Screen name → how the dashboard opens it, in the order of the dashboard's keys.
@@ -46,6 +50,9 @@ REGISTRY: Registry[Opened] = Registry((
     Opened("matches", "m", "Matches", "scored matches, best first", MatchesScreen),
     Opened("applications", "t", "Tracker",
            "your applications by status, follow-ups due, the funnel", ApplicationsScreen),
+    Opened("interviews", "i", "Interviews",
+           "the interviews to come, soonest first, in your time zone", InterviewsScreen,
+           footer=False),
 ))
 
 __all__ = ["REGISTRY", "Opened"]

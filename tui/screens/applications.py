@@ -14,6 +14,8 @@ from datetime import date, datetime
 from functools import partial
 from typing import Any, ClassVar
 
+from rich.console import RenderableType
+from rich.table import Table
 from rich.text import Text
 from textual import on, work
 from textual.binding import Binding, BindingType
@@ -67,7 +69,12 @@ def row_text(row: Row, today: date) -> Text:
     return text
 
 
-def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
+# The funnel's bars: its label (11), a bar and a count of up to four digits fit the
+# wide screen's side pane (36 cells inside), so no count wraps under its bar.
+FUNNEL_BAR_CELLS = 20
+
+
+def funnel_text(summary: dict[str, Any], width: int = FUNNEL_BAR_CELLS) -> Text:
     text = Text(no_wrap=True)
     for label, bar, count in bars(summary, width):
         text.append(f"{label:<11}", style="bold")
@@ -77,7 +84,8 @@ def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
                 style="dim")
     entries = [e for e in summary.get("calibration", []) if e["applications"] or e["dismissed"]]
     if entries:
-        text.append(f"\n\n{'verdict':<8} {'sent':>4} {'interviews':<11} dismissed", style="bold")
+        text.append(f"\n\n{'verdict':<8} {'sent':>4} {'interviews':>10} {'dismissed':>9}",
+                    style="bold")
         for entry in entries:
             text.append(f"\n{entry['verdict']:<8}", style="bold")
             text.append(calibration_cells(entry))
@@ -85,11 +93,12 @@ def funnel_text(summary: dict[str, Any], width: int = 24) -> Text:
 
 
 def calibration_cells(entry: dict[str, Any]) -> str:
-    """` 7 2 (29%)      1`: sent, interviews (the rate only from five sent up), dismissed."""
+    """`    7   2 (29%)         1`: sent, interviews (the rate only from five sent up),
+    dismissed, each number right-aligned under its header's last letter."""
     rate = entry["interview_rate"]
     interviews = f"{entry['interviews']}" + (f" ({round(100 * rate)}%)" if rate is not None
                                              else "")
-    return f" {entry['applications']:>4} {interviews:<11} {entry['dismissed']:>9}"
+    return f" {entry['applications']:>4} {interviews:>10} {entry['dismissed']:>9}"
 
 
 class ApplicationsScreen(Screen[None]):
@@ -321,29 +330,32 @@ STYLES = {"status": "bold", "message": "cyan", "note": "green", "closed": "yello
           "interview": "magenta"}
 
 
-def timeline_text(found: Timeline) -> Text:
-    """Each entry on its own line(s): date, kind, what; outside text literal."""
-    text = Text()
+def timeline_text(found: Timeline) -> RenderableType:
+    """Each entry in two columns: date and kind, then what (outside text literal). The
+    second is a column of its own, so a long note or quote wraps under its own start,
+    not under the date."""
+    if not found.entries:
+        return Text("nothing recorded yet", style="dim")
+    grid = Table.grid(padding=(0, 0))
+    grid.add_column(no_wrap=True, width=22)     # the date, two spaces, the longest kind
+    grid.add_column(ratio=1)
     for entry in found.entries:
         d = entry.data
-        text.append(f"{entry.time[:10]}  ", style="dim")
-        text.append(f"{entry.kind:<8}", style=STYLES[entry.kind])
+        when = Text(f"{entry.time[:10]}  ", style="dim")
+        when.append(f"{entry.kind:<10}", style=STYLES[entry.kind])
+        what = Text()
         if entry.kind == "status":
             source = d["source"] + (f" {d['proposal']}" if d["proposal"] else "")
-            text.append(f"{d['from'] or NO_APPLICATION} → {d['to']}  ({source})")
+            what.append(f"{d['from'] or NO_APPLICATION} → {d['to']}  ({source})")
             if d["evidence"]:
-                text.append("\n" + " " * 20)
-                text.append_text(line(f"“{d['evidence']}”", style="italic"))
+                what.append("\n")
+                what.append_text(line(f"“{d['evidence']}”", style="italic"))
         elif entry.kind == "message":
-            text.append_text(line(d["subject"] or "(no subject)"))
-            text.append("\n" + " " * 20)
-            text.append_text(line(f"from {d['from']}" + (f" · {d['state']}" if d["state"]
+            what.append_text(line(d["subject"] or "(no subject)"))
+            what.append("\n")
+            what.append_text(line(f"from {d['from']}" + (f" · {d['state']}" if d["state"]
                                                           else ""), style="dim"))
-        elif entry.kind == "note":
-            text.append_text(line(d["text"]))
         else:
-            text.append_text(line(d["text"]))
-        text.append("\n")
-    if not found.entries:
-        text.append("nothing recorded yet", style="dim")
-    return text
+            what.append_text(line(d["text"]))
+        grid.add_row(when, what)
+    return grid

@@ -72,7 +72,7 @@ class ListedScreen(Screen[None]):
 
     def on_mount(self) -> None:
         LAYOUT.mount(self, TITLES[self.which], "Why", (
-            ("pre-rank", "prerank"), ("verdict", "verdict"), ("company", "company"),
+            ("id", "id"), ("pre-rank", "prerank"), ("verdict", "verdict"), ("company", "company"),
             ("title", "title"), ("filtered by" if self.which == FILTERED else "first seen",
                                  "why")))
         self.reload()
@@ -90,6 +90,7 @@ class ListedScreen(Screen[None]):
             why = (", ".join(c.rule for c in posting.filtered_by) if self.which == FILTERED
                    else str(posting.first_seen or "")[:10])
             table.add_row(
+                Text(str(posting.id), justify="right"),
                 Text("—" if posting.prerank is None else f"{posting.prerank:.2f}",
                      justify="right"),
                 line(posting.verdict or "—"), line(posting.company, 24),

@@ -45,37 +45,54 @@ from tui.widgets.cursor import move_cursor
 VERDICT_STYLES = {"strong": "bold green", "good": "green", "partial": "yellow", "poor": "red"}
 
 
-BAR_CELLS = 10    # the widest part's bar
+BAR_CELLS = 10    # the largest weight's bar
 
 
-def bar(points: float, widest: float) -> Text:
-    """`██████░░░░`: a part's points against the widest part's; a negative part in red."""
-    filled = round(BAR_CELLS * abs(points) / widest) if widest > 0 else 0
-    filled = max(filled, 1) if points else 0
-    return Text("█" * filled + "░" * (BAR_CELLS - filled),
-                style="red" if points < 0 else "green")
+def bar(points: float, weight: float, scale: float) -> Text:
+    """`███████░░░`: one part on the scale every posting shares (`scale`, the largest
+    weight, is BAR_CELLS cells): the filled cells are its points, the light ones what
+    its weight leaves unearned, so the bar's length is the part's weight. A negative
+    part is red."""
+    def cells(amount: float) -> int:
+        # Half a cell up (round() would draw 2.5 cells as 2 and 3.5 as 4).
+        return min(BAR_CELLS, int(BAR_CELLS * abs(amount) / scale + 0.5)) if scale > 0 else 0
+
+    filled = max(cells(points), 1) if points else 0
+    reach = max(cells(weight), filled)
+    text = Text("█" * filled, style="red" if points < 0 else "green")
+    text.append("░" * (reach - filled), style="green")
+    text.append(" " * (BAR_CELLS - reach))
+    return text
 
 
-def parts_table(parts: dict[str, dict[str, Any]], score: float) -> Table:
-    """`fit  ██████████  1.00 × 1.0 = 1.00  verdict strong`: each part with a bar of its
-    points, and the sum they make, so "why is this above that" reads at a glance."""
+def bar_scale(matches: list[Match]) -> float:
+    """The one scale of every bar on the screen: the largest weight any listed part
+    has (a part's points are its value in [0, 1] times its weight), so a good 0.66 fit
+    draws shorter than a strong 1.00 one on every posting alike."""
+    return max((abs(float(part.get("weight", 0))) for m in matches for part in m.parts.values()),
+               default=0.0)
+
+
+def parts_table(parts: dict[str, dict[str, Any]], score: float, scale: float) -> Table:
+    """`fit  ███████░░░  0.66 × 1.0 = 0.66  verdict good`: each part with a bar of its
+    points against its weight, on the screen's one scale, and the sum they make, so
+    "why is this above that" reads at a glance."""
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bold", no_wrap=True)
     grid.add_column(no_wrap=True)
     for _ in range(3):
         grid.add_column(justify="right", no_wrap=True)
     grid.add_column()
-    widest = max((abs(float(p.get("points", 0))) for p in parts.values()), default=0.0)
     for name, part in parts.items():
-        points = float(part.get("points", 0))
-        grid.add_row(name, bar(points, widest), f"{float(part.get('value', 0)):.2f} ×",
-                     f"{float(part.get('weight', 0)):.1f} =", f"{points:.2f}",
-                     line(part.get("basis")))
+        points, weight = float(part.get("points", 0)), float(part.get("weight", 0))
+        grid.add_row(name, bar(points, weight, scale), f"{float(part.get('value', 0)):.2f} ×",
+                     f"{weight:.1f} =", f"{points:.2f}", line(part.get("basis")))
     grid.add_row("score", "", "", "", Text(f"{score:.2f}", style="bold"), "")
     return grid
 
 
-def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
+def match_detail(match: Match, ranking: data.Ranking | None,
+                 scale: float = 1.0) -> RenderableType:
     head = line(f"{match.company} — {match.title}", style="bold")
     where = line(f"{match.location or 'no location'} · {match.url or 'no url'}",
                  style="dim")
@@ -83,6 +100,13 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     if match.saved:
         items.append(Text("saved by you (jobtracker save): listed whatever profile.yaml's "
                           "rules say, never closed by a fetch", style="cyan"))
+    if match.dismissed:     # the decision shown back: its reason, and the note as one line
+        said = Text("dismissed: ", style="bold yellow")
+        said.append(match.dismissed, style="yellow")
+        if match.dismissed_note:
+            said.append(" — ")
+            said.append_text(line(match.dismissed_note))
+        items.append(said)
     if match.reposted:
         items.append(Text(f"reposted {match.reposted}: the job closed and came back under "
                           "a new id; its verdict and application carried over", style="yellow"))
@@ -93,7 +117,7 @@ def match_detail(match: Match, ranking: data.Ranking | None) -> RenderableType:
     if match.stale:
         verdict.append("  (judged against older inputs; `jobtracker rank` asks again)",
                        style="yellow")
-    items += [verdict, parts_table(match.parts, match.score)]
+    items += [verdict, parts_table(match.parts, match.score, scale)]
     if ranking is not None:
         for label, values, style in (("reasons", ranking.reasons, ""),
                                      ("meets", ranking.meets, "green"),
@@ -232,10 +256,12 @@ class MatchesScreen(Screen[None]):
     HELP_TITLE = "Matches"
     # Which keys are live follows the list: Open, Status and Packet once it holds a match.
     matches: reactive[list[Match]] = reactive(list, bindings=True, always_update=True)
-    showing_dismissed = False    # `D`: the dismissed matches instead of the list
+    # `D`: the dismissed matches instead of the list (`d` then brings one back).
+    showing_dismissed: reactive[bool] = reactive(False, bindings=True)
     _opened = False              # the first ScreenResume (the opening) has been seen
     VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [(0, "-short"), (40, "-tall")]
     _widths: Widths | None = None   # the column widths the rows were laid out for
+    _scale = 1.0                 # every bar's scale (bar_scale of the list)
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("j", "move(1)", "Next", id="matches.next", show=False, tooltip="the next match"),
         Binding("k", "move(-1)", "Previous", id="matches.previous", show=False,
@@ -249,8 +275,9 @@ class MatchesScreen(Screen[None]):
         Binding("u", "copy_url", "Copy URL", id="matches.url", show=False,
                 tooltip="copy the posting's URL to the clipboard (OSC 52)"),
         Binding("d", "dismiss", "Dismiss", id="matches.dismiss",
-                tooltip="not for me: dismiss this match with a reason (in the dismissed "
-                        "list: bring it back)"),
+                tooltip="not for me: dismiss this match with a reason"),
+        Binding("d", "undismiss", "Bring back", id="matches.undismiss",
+                tooltip="in the dismissed list: bring this match back into the matches"),
         Binding("D", "toggle_dismissed", "Dismissed", id="matches.dismissed", show=False,
                 tooltip="show the dismissed matches instead (again: the matches)"),
         Binding("f", "listed('filtered')", "Filtered", id="matches.filtered", show=False,
@@ -278,7 +305,10 @@ class MatchesScreen(Screen[None]):
     async def reload(self, keep: int | None = None) -> None:
         self.matches = await data.matches(self.app.db, self.app.setup.profile,
                                           dismissed=self.showing_dismissed)
+        self._scale = bar_scale(self.matches)
         self._fill(keep)
+        self.query_one(f"#{LAYOUT.pane}").border_title = (
+            "Dismissed, best first" if self.showing_dismissed else "Matches, best first")
         if self.showing_dismissed:
             summary = Text(" Dismissed ─ ", style="bold")
             summary.append(f"{len(self.matches)} dismissed; d brings one back, D the matches"
@@ -359,13 +389,17 @@ class MatchesScreen(Screen[None]):
             return
         ranking = await data.load_ranking(self.app.db, match.id)
         if self.current is match:   # the cursor may have moved on while reading
-            widget.update(match_detail(match, ranking))
+            widget.update(match_detail(match, ranking, self._scale))
 
     def say(self, message: str) -> None:
         self.query_one("#matches-status", Static).update(line(message))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action in ("open", "status", "packet", "copy_url", "dismiss"):
+        if action in ("dismiss", "undismiss"):      # one `d` for each list
+            if self.showing_dismissed != (action == "undismiss"):
+                return False
+            return True if self.matches else None
+        if action in ("open", "status", "packet", "copy_url"):
             return True if self.matches else None
         return True
 
@@ -406,13 +440,14 @@ class MatchesScreen(Screen[None]):
 
     def action_dismiss(self) -> None:
         match = self.current
-        if match is None:
-            return
-        if self.showing_dismissed:
-            self._undismiss(match)
-        else:
+        if match is not None:
             self.app.push_screen(DismissPicker(match.label),
                                  lambda picked: self._dismiss(match, picked))
+
+    def action_undismiss(self) -> None:
+        match = self.current
+        if match is not None:
+            self._undismiss(match)
 
     @work(exclusive=True, group="matches-dismiss", exit_on_error=False)
     async def _dismiss(self, match: Match, picked: tuple[str, str] | None) -> None:

@@ -175,23 +175,33 @@ class PacketScreen(Screen[None]):
                                ("*" if field.get("required") else ""), 27),
                           line(answer_text(field) or "—", 21), line(field.get("source"), 20),
                           key=str(index))
-        missing = (self.packet or {}).get("unresolved_required") or []
-        form = "employer's form" if (self.packet or {}).get("form") == "greenhouse" \
-            else "standard set"
-        tail = Text(f" ─ {form}, {len(missing)} required left" if missing
-                    else f" ─ {form}, all required answered")
-        waiting = (self.packet or {}).get("waiting")
-        if isinstance(waiting, dict) and any(waiting.values()):
-            # The packet was made without them: its resume.md is the master, no letter.
-            parts = waiting_words(waiting)
-            tail.append(f" ─ {', '.join(parts)} to review", style="yellow")
-        # The label gives way, so what the packet lacks still shows at 80 columns.
-        room = max(12, self.app.size.width - len(" Packet ─ ") - tail.cell_len)
+        # The label gives way (down to 12 cells), then the form's name, so what the
+        # packet lacks still shows whole at 80 columns.
+        free = self.app.size.width - len(" Packet ─ ")
+        tail = self._summary_tail(with_form=True)
+        if free - tail.cell_len < 12:
+            tail = self._summary_tail(with_form=False)
+        room = max(12, free - tail.cell_len)
         summary = line(f" Packet ─ {one_line(self.label, room)}", style="bold")
         summary.append_text(tail)
         self.query_one("#packet-summary", Static).update(summary)
         self.say(f"apply: {(self.packet or {}).get('url') or 'no URL'}")
         self._detail()
+
+    def _summary_tail(self, *, with_form: bool) -> Text:
+        """` ─ employer's form, 2 required left ─ 1 edit to review`: which form, what
+        is left, and the proposals the packet waits for (without `with_form`, the
+        form's name is left out)."""
+        packet = self.packet or {}
+        missing = packet.get("unresolved_required") or []
+        form = "employer's form" if packet.get("form") == "greenhouse" else "standard set"
+        left = f"{len(missing)} required left" if missing else "all required answered"
+        tail = Text(f" ─ {form}, {left}" if with_form else f" ─ {left}")
+        waiting = packet.get("waiting")
+        if isinstance(waiting, dict) and any(waiting.values()):
+            # The packet was made without them: its resume.md is the master, no letter.
+            tail.append(f" ─ {', '.join(waiting_words(waiting))} to review", style="yellow")
+        return tail
 
     @on(DataTable.RowHighlighted)
     def _detail(self) -> None:

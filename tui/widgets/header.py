@@ -91,13 +91,14 @@ class HeaderLine(Widget):
         text.append(f" ─ {word}")
         text.append(model)
         text.append(f" {mark}", style=style)
-        right = Text(no_wrap=True)
         if fetched:
-            # Set apart from the model's mark: that ✓ is the model's, not the fetch's.
-            right.append("· ", style="dim")
-            right.append(fetched, style="yellow" if "failed" in fetched else "dim")
-            right.append("  ")
-        right.append(f"{self.phase:>{PHASE_WIDTH}}", style=PHASE_STYLES.get(self.phase, ""))
+            # Right after the model, set apart from its mark (that ✓ is the model's, not
+            # the fetch's); only the run's state stands at the right end, so a wide
+            # terminal shows no gap in the middle of what belongs together.
+            text.append(" · ", style="dim")
+            text.append(fetched, style="yellow" if "failed" in fetched else "dim")
+        right = Text(f"{self.phase:>{PHASE_WIDTH}}", style=PHASE_STYLES.get(self.phase, ""),
+                     no_wrap=True)
         text.append(" " * max(width - text.cell_len - right.cell_len - 1, 1))
         text.append_text(right)
         return text

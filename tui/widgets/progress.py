@@ -40,8 +40,9 @@ class ProgressLine(Widget):
             self.refresh()
 
     def render(self) -> Text:
-        """The fullest form that fits: bars with a total, bars alone, then counts alone;
-        the proposals waiting always show."""
+        """The fullest form that fits: bars with a total, bars alone, counts alone, then
+        the total alone (with its bar, then without); the proposals waiting always
+        show, and no task's name is cut mid-word."""
         width = self.size.width
         right = f"{self.waiting} proposal{'s' if self.waiting != 1 else ''} waiting"
         if self.due:   # applications due for a follow-up (the tracker, `t`)
@@ -54,14 +55,15 @@ class ProgressLine(Widget):
         if shown:
             overall = Progress("all", sum(p.done for p in shown), sum(p.total for p in shown),
                                sum(p.failed for p in shown))
-            forms = [([*shown, overall], 14), (shown, 14), (shown, 0)] if len(shown) > 1 \
-                else [(shown, 14), (shown, 0)]
+            forms = [([*shown, overall], 14), (shown, 14), (shown, 0), ([overall], 14),
+                     ([overall], 0)] if len(shown) > 1 else [(shown, 14), (shown, 0)]
             for items, most in forms:
                 fixed = sum(_label_width(p) for p in items)
                 bar_width = min((room - fixed) // len(items), most) if most else 0
-                if not most or bar_width >= 3:
+                if bar_width >= 3 or (not most and fixed - 3 <= room):
                     text = _line(items, bar_width)
                     break
+                text = _line(items, 0)     # the last form, cut, when none fits
         text.truncate(max(room, 0), overflow="ellipsis")
         text.append(" " * max(width - text.cell_len - len(right), 1))
         text.append(right, style="bold" if self.waiting else "dim")

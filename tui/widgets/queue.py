@@ -80,4 +80,18 @@ class QueueTable(Widget):
                           (f"{done:,}", "", 5, "right"),
                           (f"{failed:,}" if failed else "", "red", 6, "right")]
             lines.append(row(cells))
-        return Text("\n").join(lines)
+        return Text("\n").join(fitted(lines, self.states, self.size.height, width))
+
+
+def fitted(lines: list[Text], states: Sequence[TaskState], height: int,
+           width: int) -> list[Text]:
+    """The lines the pane has room for; when tasks fall below it (the demo's
+    `coverletter` at 80×24), the last row says which, rather than hiding them."""
+    if height <= 1 or len(lines) <= height:
+        return lines
+    kept = lines[:height - 1]
+    hidden = [state.name for state in states[len(kept) - 1:]]
+    hint = f"↓ {len(hidden)} more: {', '.join(hidden)}"
+    if len(hint) > width:        # a name is never cut: the count alone, then
+        hint = f"↓ {len(hidden)} more tasks"
+    return [*kept, row([(plain(hint), "dim", width, "left")])]
