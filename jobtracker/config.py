@@ -295,6 +295,7 @@ USD_PER_UNIT: dict[str, float] = {
 }
 REMOTE_CHOICES = ("required", "any")
 SPONSORSHIP_CHOICES = ("required", "any")
+OWN_BOARD_CHOICES = ("required", "any")
 MAX_COMPANY_CHARS = 200
 
 
@@ -326,11 +327,14 @@ class Filters:
     remote: str = "any"                          # required | any
     sponsorship: str = "any"                     # required | any
     max_age_days: int | None = None
+    max_reposts: int | None = None               # `signals.max_reposts` (ranking/signals.py)
+    own_board: str = "any"                       # `signals.own_board`: required | any
 
     @property
     def active(self) -> bool:
         return bool(self.companies or self.salary_min or self.remote == "required"
-                    or self.sponsorship == "required" or self.max_age_days is not None)
+                    or self.sponsorship == "required" or self.max_age_days is not None
+                    or self.max_reposts is not None or self.own_board == "required")
 
 
 @dataclass(frozen=True)
@@ -374,7 +378,10 @@ def _salary_floor(doc: Document, value: Any, *at: Any) -> SalaryFloor:
 
 def _load_filters(doc: Document, value: Any) -> Filters:
     raw = _mapping(doc, value, "filters", allowed=(
-        "companies", "salary_min", "remote", "sponsorship", "max_age_days"))
+        "companies", "salary_min", "remote", "sponsorship", "max_age_days", "signals"))
+    signal_rules = _mapping(doc, raw.get("signals"), "filters", "signals",
+                            allowed=("max_reposts", "own_board"))
+    reposts = signal_rules.get("max_reposts")
     companies = []
     listed = raw.get("companies")
     if listed is not None and not isinstance(listed, list):
@@ -409,7 +416,12 @@ def _load_filters(doc: Document, value: Any) -> Filters:
         sponsorship=_choice(doc, raw.get("sponsorship"), SPONSORSHIP_CHOICES, "filters",
                             "sponsorship"),
         max_age_days=None if age is None else _int(doc, age, "filters", "max_age_days",
-                                                   maximum=36_500))
+                                                   maximum=36_500),
+        max_reposts=None if reposts is None else _int(doc, reposts, "filters", "signals",
+                                                      "max_reposts", minimum=0,
+                                                      maximum=1_000),
+        own_board=_choice(doc, signal_rules.get("own_board"), OWN_BOARD_CHOICES, "filters",
+                          "signals", "own_board"))
 
 
 def load_profile(path: Path) -> Profile:

@@ -75,6 +75,11 @@ def format_table(matches: list[Match]) -> str:
         lines.append(f"{score}  {verdict:<8} " + "  ".join(
             f"{row[k]:<{widths[k]}}" for k in WIDTHS)
             + f"  {_cell(match.status or '-'):<12}  {_cell(match.url)}")
+        # Who the user knows there and the posting's signals: one indented line each,
+        # under the match, only when there is something to say (docs/contacts.md).
+        for note in (match.contacts_line, match.signals_line):
+            if note:
+                lines.append(f"{'':16}{_cell(note, 150)}")
     if any(m.stale for m in matches):
         lines.append("* judged against older profile prose or an older description; "
                      "`jobtracker rank` asks again")
