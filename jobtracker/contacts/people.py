@@ -150,12 +150,14 @@ class Directory:
         return self.people.get(key, [])
 
 
-def summary(people: list[Known], company: str | None) -> str:
-    """`you know 2 people at Acme (Dana Lee, Staff Engineer; Sam Roe)`; '' for nobody."""
+def summary(people: list[dict[str, str]], company: str | None) -> str:
+    """`you know 2 people at Acme (Dana Lee, Staff Engineer; Sam Roe)`; '' for nobody.
+    Takes the JSON form (`Known.to_json()`), as a Match carries it."""
     if not people:
         return ""
-    shown = "; ".join(", ".join(part for part in (p.name, p.position) if part)
+    shown = "; ".join(", ".join(part for part in (p["name"], p["position"]) if part)
                       for p in people[:SHOWN])
     more = f"; {len(people) - SHOWN} more" if len(people) > SHOWN else ""
     count = "1 person" if len(people) == 1 else f"{len(people)} people"
-    return f"you know {count} at {one_line(company or people[0].company)} ({shown}{more})"
+    where = one_line(company or people[0]["company"])
+    return f"you know {count} at {where} ({shown}{more})"

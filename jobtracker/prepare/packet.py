@@ -120,12 +120,18 @@ def waiting_line(waiting: dict[str, int]) -> str:
             "has none of them; accept them, then prepare again)")
 
 
+def label_md(posting: Posting) -> str:
+    """`Company - Title` as Markdown that reads as itself (both are the employer's)."""
+    return f"{md_text(posting.company)} - {md_text(posting.title)}".strip(" -")
+
+
 def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
                documents: Sequence[Rendered] = (),
-               waiting: dict[str, int] | None = None) -> str:
-    label = f"{md_text(posting.company)} - {md_text(posting.title)}".strip(" -")
-    lines = [f"# Answers: {label}", "", f"Apply: {one_line(posting.url)}",
+               waiting: dict[str, int] | None = None, *, coverage_line: str = "") -> str:
+    lines = [f"# Answers: {label_md(posting)}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error)]
+    if coverage_line:      # the posting's words in it: employer text, escaped
+        lines.append(md_text(coverage_line))
     note = waiting_line(waiting or {})
     if note:
         lines.append(f"Waiting: {note}")

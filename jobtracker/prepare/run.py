@@ -22,6 +22,8 @@ from jobtracker import files, proposals, secrets, store
 from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
+from jobtracker.prepare.coverage import FILE as coverage_file
+from jobtracker.prepare.coverage import Coverage, coverage, keywords_of
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
@@ -30,6 +32,7 @@ from jobtracker.prepare.packet import (
     Written,
     answers_json,
     answers_md,
+    label_md,
     posting_md,
     write_packet,
 )
@@ -69,6 +72,7 @@ class Prepared:
     # Proposals for the posting still to decide (resume edits, a letter): the packet
     # is made without them, and says so.
     waiting: dict[str, int] = field(default_factory=dict)
+    coverage: Coverage | None = None    # keyword coverage; None without a resume
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -83,6 +87,7 @@ class Prepared:
             "failed": self.written.failed,
             "documents": [d.to_json() for d in self.documents],
             "waiting": {kind: self.waiting.get(kind, 0) for kind in WAITING_NAMES},
+            "coverage": self.coverage.to_json() if self.coverage else None,
         }
 
 
@@ -233,16 +238,30 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     waiting = await waiting_for(conn, home, posting.id)
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
+    cover = await _coverage(conn, home, posting, sources["resume.md"])
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
                          has_letter=letter is not None, documents=files_of(rendered),
                          drafted=await _drafted(conn, posting.id))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
-        "answers.md": answers_md(posting, resolution, form_error, rendered, waiting),
+        coverage_file: cover.markdown(label_md(posting)) if cover else None,
+        "answers.md": answers_md(posting, resolution, form_error, rendered, waiting,
+                                 coverage_line=cover.line() if cover else ""),
         "answers.json": answers_json(posting, resolution, form_error, rendered, waiting)}
     async with store.write(conn):
         result = await write_packet(conn, home, posting, texts, now)
-    return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting)
+    return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting,
+                    cover)
+
+
+async def _coverage(conn: aiosqlite.Connection, home: Path, posting: Posting,
+                    resume: str | None) -> Coverage | None:
+    """What the posting asks that the packet's resume says (None: no resume)."""
+    if resume is None:
+        return None
+    return await coverage(conn, title=posting.title, description=posting.description,
+                          company=posting.company, resume=resume,
+                          keywords=keywords_of(home))
 
 
 def _configured_urls(home: Path) -> dict[tuple[str, str], str]:
