@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 INDEXED_CHARS = 1500        # as the pre-rank: the title and the description's start
 STRONGEST = 12              # posting terms weighed in, beside keywords.yaml's
+SHARED_FROM = 20            # indexed postings from which a term must be shared to count
+COMMON_SHARE = 0.5          # ...and used by at most this share of them
 MAX_WORDS = 4000            # distinct words stemmed per call (a resume, a posting)
 FILE = "coverage.md"
 
@@ -173,6 +175,12 @@ async def strongest(conn: aiosqlite.Connection, stemmer: Stemmer, title: str,
             frequency[term] += 1
             surface.setdefault(term, Counter())[word] += 1
     counts, total = await _document_counts(conn, list(frequency))
+    if total >= SHARED_FROM:
+        # Among enough postings, a word only this one uses is its own subject (a
+        # product, a market), and one most use is the language of job ads: the words
+        # postings share now and then are what they ask for (tools, skills, fields).
+        frequency = Counter({term: tf for term, tf in frequency.items()
+                             if 2 <= counts.get(term, 0) <= total * COMMON_SHARE})
     weight = {term: tf * math.log((total - counts.get(term, 0) + 0.5)
                                   / (counts.get(term, 0) + 0.5) + 1)
               for term, tf in frequency.items()}
@@ -213,12 +221,14 @@ async def coverage(conn: aiosqlite.Connection, *, title: str, description: str,
             name = one_line(keyword, 60)
             asked[name] = needed
             listed.add(name)
-    known = {frozenset(s) for s in asked.values()}
+    # A strong word already inside a keyword ("systems" of "distributed systems") is
+    # asked once, as the keyword.
+    known: set[str] = set().union(*asked.values()) if asked else set()
     for word in await strongest(conn, stemmer, title, description, company):
         needed = terms_of([word])
-        if needed and frozenset(needed) not in known:
+        if needed and not needed <= known:
             asked[word] = needed
-            known.add(frozenset(needed))
+            known |= needed
     present = tuple(t for t, needed in asked.items() if needed <= in_resume)
     missing = tuple(t for t, needed in asked.items() if not needed <= in_resume)
     return Coverage(resume_name, present, missing, tuple(t for t in missing if t in listed))

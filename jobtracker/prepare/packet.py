@@ -127,11 +127,14 @@ def label_md(posting: Posting) -> str:
 
 def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
                documents: Sequence[Rendered] = (),
-               waiting: dict[str, int] | None = None, *, coverage_line: str = "") -> str:
+               waiting: dict[str, int] | None = None, *, coverage_line: str = "",
+               contacts_line: str = "") -> str:
     lines = [f"# Answers: {label_md(posting)}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error)]
     if coverage_line:      # the posting's words in it: employer text, escaped
         lines.append(md_text(coverage_line))
+    if contacts_line:      # names from a CSV or a mail: text, never a link
+        lines.append(f"Contacts: {md_text(contacts_line)}")
     note = waiting_line(waiting or {})
     if note:
         lines.append(f"Waiting: {note}")
@@ -155,7 +158,8 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
 
 def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,
                  documents: Sequence[Rendered] = (),
-                 waiting: dict[str, int] | None = None) -> str:
+                 waiting: dict[str, int] | None = None,
+                 extra: dict[str, Any] | None = None) -> str:
     data: dict[str, Any] = {
         "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
         "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
@@ -163,6 +167,7 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
         "unresolved_required": resolution.unresolved_required,
         "documents": [d.to_json() for d in documents],
         "waiting": {kind: (waiting or {}).get(kind, 0) for kind in WAITING_NAMES},
+        **(extra or {}),     # what the packet knows beside the form: coverage, contacts
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

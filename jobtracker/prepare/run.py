@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files, proposals, secrets, store
 from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
+from jobtracker.contacts.people import Directory, summary
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.coverage import FILE as coverage_file
@@ -73,6 +74,7 @@ class Prepared:
     # is made without them, and says so.
     waiting: dict[str, int] = field(default_factory=dict)
     coverage: Coverage | None = None    # keyword coverage; None without a resume
+    contacts: tuple[dict[str, str], ...] = ()   # the people the user knows there
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -88,6 +90,7 @@ class Prepared:
             "documents": [d.to_json() for d in self.documents],
             "waiting": {kind: self.waiting.get(kind, 0) for kind in WAITING_NAMES},
             "coverage": self.coverage.to_json() if self.coverage else None,
+            "contacts": list(self.contacts),
         }
 
 
@@ -229,10 +232,14 @@ async def waiting_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -
 
 
 async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
-                     form: Form | str | None, now: str, documents: Documents) -> Prepared:
+                     form: Form | str | None, now: str, documents: Documents,
+                     directory: Directory | None = None) -> Prepared:
     """Write one posting's packet (`row` from `posting_rows`) from its form or why
-    there is none, in a transaction of its own."""
+    there is none, in a transaction of its own (`directory`: the contacts, read once
+    for many packets)."""
     posting = _posting(row)
+    directory = directory or await Directory.load(conn)
+    known = [person.to_json() for person in directory.known_at(posting.company)]
     form_error = form if isinstance(form, str) else None
     letter = await _letter(conn, posting.id)
     waiting = await waiting_for(conn, home, posting.id)
@@ -246,12 +253,15 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
         coverage_file: cover.markdown(label_md(posting)) if cover else None,
         "answers.md": answers_md(posting, resolution, form_error, rendered, waiting,
-                                 coverage_line=cover.line() if cover else ""),
-        "answers.json": answers_json(posting, resolution, form_error, rendered, waiting)}
+                                 coverage_line=cover.line() if cover else "",
+                                 contacts_line=summary(known, posting.company)),
+        "answers.json": answers_json(posting, resolution, form_error, rendered, waiting,
+                                     extra={"coverage": cover.to_json() if cover else None,
+                                            "contacts": known})}
     async with store.write(conn):
         result = await write_packet(conn, home, posting, texts, now)
     return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting,
-                    cover)
+                    cover, tuple(known))
 
 
 async def _coverage(conn: aiosqlite.Connection, home: Path, posting: Posting,
@@ -294,8 +304,9 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
         rows = await posting_rows(conn, chosen)
         forms = await forms_for(conn, rows, now, deadline=deadline, client=client,
                                 configured=_configured_urls(home))
-        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
-                for row in rows]
+        directory = await Directory.load(conn)
+        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents,
+                                 directory) for row in rows]
     return rescored, done
 
 
