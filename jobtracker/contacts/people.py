@@ -47,6 +47,10 @@ class Known:
         return {"name": self.name, "position": self.position, "company": self.company,
                 "source": self.source, "email": self.email, "url": self.url}
 
+    def brief(self) -> dict[str, str]:
+        """What a match names of a person (`jobtracker contacts COMPANY` says the rest)."""
+        return {"name": self.name, "position": self.position, "source": self.source}
+
 
 def company_key(name: str | None) -> str:
     """How contacts meet companies: mail linking's normalized name ('' for none)."""
@@ -150,14 +154,16 @@ class Directory:
         return self.people.get(key, [])
 
 
-def summary(people: list[dict[str, str]], company: str | None) -> str:
+def summary(people: list[dict[str, str]], company: str | None, total: int = 0) -> str:
     """`you know 2 people at Acme (Dana Lee, Staff Engineer; Sam Roe)`; '' for nobody.
-    Takes the JSON form (`Known.to_json()`), as a Match carries it."""
+    Takes the JSON form (`Known.to_json()`), as a Match carries it; `total` counts
+    the people when `people` holds only the first of them."""
     if not people:
         return ""
+    total = max(total, len(people))
     shown = "; ".join(", ".join(part for part in (p["name"], p["position"]) if part)
                       for p in people[:SHOWN])
-    more = f"; {len(people) - SHOWN} more" if len(people) > SHOWN else ""
-    count = "1 person" if len(people) == 1 else f"{len(people)} people"
-    where = one_line(company or people[0]["company"])
+    more = f"; {total - SHOWN} more" if total > SHOWN else ""
+    count = "1 person" if total == 1 else f"{total} people"
+    where = one_line(company or people[0].get("company"))
     return f"you know {count} at {where} ({shown}{more})"

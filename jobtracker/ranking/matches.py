@@ -19,6 +19,7 @@ from typing import Any
 from jobtracker import store
 from jobtracker.clock import now_iso
 from jobtracker.config import Profile
+from jobtracker.contacts.people import SHOWN as SHOWN_CONTACTS
 from jobtracker.contacts.people import Directory, summary
 from jobtracker.ranking import filters, matching, signals
 from jobtracker.text import one_line, web_url
@@ -46,7 +47,8 @@ class Match:
     dismissed: str | None = None  # the reason, when the user dismissed it (`--dismissed`)
     described: bool = True     # False: only a job alert's card, no description to judge yet
     prerank: float | None = None  # the pre-rank (jobtracker/ranking/prerank.py); None: not read
-    contacts: list[dict[str, str]] = field(default_factory=list)  # people you know there
+    # The people you know there: {"count": N, "people": [the first few]}, None: nobody.
+    contacts: dict[str, Any] | None = None
     signals: dict[str, Any] = field(default_factory=dict)  # ranking/signals.py's facts
 
     @property
@@ -58,7 +60,9 @@ class Match:
     @property
     def contacts_line(self) -> str:
         """`you know 2 people at Acme (Dana Lee, Staff Engineer; ...)`, '' for nobody."""
-        return summary(self.contacts, self.company)
+        if not self.contacts:
+            return ""
+        return summary(self.contacts["people"], self.company, self.contacts["count"])
 
     @property
     def signals_line(self) -> str:
@@ -300,15 +304,25 @@ class _Facts:
                  directory: Directory) -> None:
         self.members, self.same_text, self.directory = members, same_text, directory
         self._pages: dict[tuple[str, str | None], str] = {}
+        self._known: dict[str, dict[str, Any] | None] = {}
+        self._signals: dict[tuple[Any, ...], dict[str, Any]] = {}
 
     def where_listed(self, row: Any) -> tuple[str | None, list[str], str | None]:
         group = self.members.get(row["id"])
         open_members = [m for m in group if m["closed_at"] is None] if group else []
         return _where_listed(row, open_members)
 
-    def contacts(self, company: str | None) -> list[dict[str, str]]:
-        found = self.directory.known_at(company)
-        return [person.to_json() for person in found] if found else []
+    def contacts(self, company: str | None) -> dict[str, Any] | None:
+        """One object per company, shared by its matches (100,000 rows, a few companies)."""
+        if not self.directory.people:
+            return None
+        cached = self._known.get(company or "", False)
+        if cached is False:
+            found = self.directory.known_at(company)
+            cached = self._known[company or ""] = {
+                "count": len(found), "people": [p.brief() for p in found[:SHOWN_CONTACTS]],
+            } if found else None
+        return cached
 
     def signals(self, row: Any, url: str | None) -> dict[str, Any]:
         group = self.members.get(row["id"], ())
@@ -318,11 +332,13 @@ class _Facts:
         page = self._pages.get(key)
         if page is None:   # a company board's page is the company's, wherever it is hosted
             page = self._pages[key] = signals.apply_page(url, row["company"], own_board)
-        return {"reposts": signals.reposts_in(row["board_id"], group) if group else 0,
-                "days_open": row["days_open"], "own_board": bool(own_board),
-                "same_text": self.same_text.get((row["description_hash"], row["title_key"]),
-                                                1) - 1,
-                "apply_page": page}
+        facts = (signals.reposts_in(row["board_id"], group) if group else 0,
+                 row["days_open"], bool(own_board),
+                 self.same_text.get((row["description_hash"], row["title_key"]), 1) - 1, page)
+        shared = self._signals.get(facts)     # most rows repeat a few combinations
+        if shared is None:
+            shared = self._signals[facts] = dict(zip(signals.FIELDS, facts, strict=True))
+        return shared
 
 
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:

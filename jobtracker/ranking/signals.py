@@ -55,6 +55,9 @@ OWN_BOARD_SQL = (
     "WHERE m.lead_id = p.id AND b.aggregator = 0))")
 
 
+FIELDS = ("reposts", "days_open", "own_board", "same_text", "apply_page")
+
+
 @dataclass(frozen=True)
 class Signals:
     reposts: int = 0
@@ -87,8 +90,16 @@ class Signals:
 
 
 def host_of(url: str | None) -> str:
+    """The host of an http(s) page, lower case ('' for none). The common shape
+    (`https://host/...`) is cut by hand: urlsplit costs ~50 us a row at 100,000."""
+    text = url or ""
+    scheme, sep, rest = text.partition("://")
+    if sep and scheme.lower() in ("http", "https"):
+        netloc = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rpartition("@")[2]
+        if not netloc.startswith("["):          # an IPv6 literal: urlsplit reads it
+            return netloc.split(":", 1)[0].rstrip(".").lower()
     try:
-        return (urlsplit(url or "").hostname or "").rstrip(".").lower()
+        return (urlsplit(text).hostname or "").rstrip(".").lower()
     except ValueError:
         return ""
 

@@ -54,9 +54,10 @@ def test_matches_name_the_people_you_know_at_the_company_and_not_at_a_namesake(
     # posting of "Acme" is Sam's company (legal suffix aside), not Kim's.
     assert _run(seeded, capsys, "contacts", "import", str(REAL / "linkedin-2026.csv"))[0] == 0
     by_id = {m["id"]: m for m in matches_json(seeded, capsys)}
-    assert [c["name"] for c in by_id[1]["contacts"]] == ["Sam Roe"]
-    assert by_id[1]["contacts"][0]["position"] == "Director, Platform Engineering"
-    assert by_id[2]["contacts"] == []
+    assert by_id[1]["contacts"]["count"] == 1
+    assert [c["name"] for c in by_id[1]["contacts"]["people"]] == ["Sam Roe"]
+    assert by_id[1]["contacts"]["people"][0]["position"] == "Director, Platform Engineering"
+    assert by_id[2]["contacts"] is None
     code, out, _ = _run(seeded, capsys, "matches")
     assert code == 0
     assert ("you know 1 person at Acme (Sam Roe, Director, Platform Engineering)"
@@ -136,11 +137,24 @@ def test_people_who_wrote_about_an_application_are_contacts_of_that_company(
                       "acknowledgement", "m2"))
     asyncio.run(_mail(seeded, "Pat Doe <pat@news.example>", "Bolt", "not_application", "m3"))
     by_id = {m["id"]: m for m in matches_json(seeded, capsys)}
-    assert [(c["name"], c["source"], c["position"]) for c in by_id[2]["contacts"]] == [
-        ("Riley Chen", "mail", "wrote 2026-11-20")]
+    assert [(c["name"], c["source"], c["position"]) for c in by_id[2]["contacts"]["people"]
+            ] == [("Riley Chen", "mail", "wrote 2026-11-20")]
     code, out, _ = _run(seeded, capsys, "contacts", "Bolt")
     assert code == 0
     assert "Riley Chen" in out and "Careers" not in out and "Pat Doe" not in out
+
+
+def test_many_people_at_one_company_are_counted_and_the_first_few_named(
+        seeded: Workspace, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    sheet = _sheet(tmp_path, "Name,Company,Position\n" + "".join(
+        f"Person {n:02},Acme,Engineer {n}\n" for n in range(12)))
+    assert _run(seeded, capsys, "contacts", "import", str(sheet))[0] == 0
+    (acme,) = [m for m in matches_json(seeded, capsys) if m["id"] == 1]
+    assert acme["contacts"]["count"] == 12 and len(acme["contacts"]["people"]) == 3
+    code, out, _ = _run(seeded, capsys, "matches")
+    assert code == 0
+    assert ("you know 12 people at Acme (Person 00, Engineer 0; Person 01, Engineer 1; "
+            "Person 02, Engineer 2; 9 more)") in out
 
 
 def test_import_takes_one_file(ws: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
