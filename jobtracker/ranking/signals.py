@@ -91,13 +91,17 @@ class Signals:
 
 def host_of(url: str | None) -> str:
     """The host of an http(s) page, lower case ('' for none). The common shape
-    (`https://host/...`) is cut by hand: urlsplit costs ~50 us a row at 100,000."""
+    (`https://host/...`, read per listed match) is cut by hand; anything else
+    (credentials, a port, an IPv6 literal, another scheme) goes through urlsplit."""
     text = url or ""
-    scheme, sep, rest = text.partition("://")
-    if sep and scheme.lower() in ("http", "https"):
-        netloc = rest.split("/", 1)[0].split("?", 1)[0].split("#", 1)[0].rpartition("@")[2]
-        if not netloc.startswith("["):          # an IPv6 literal: urlsplit reads it
-            return netloc.split(":", 1)[0].rstrip(".").lower()
+    if text.startswith("https://"):
+        netloc = text[8:].partition("/")[0]
+    elif text.startswith("http://"):
+        netloc = text[7:].partition("/")[0]
+    else:
+        netloc = "@"
+    if not any(mark in netloc for mark in "@:[?#"):
+        return netloc.rstrip(".").lower()
     try:
         return (urlsplit(text).hostname or "").rstrip(".").lower()
     except ValueError:
