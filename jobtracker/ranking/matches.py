@@ -133,10 +133,9 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
         members = await _members(conn)
-        same_text = await signals.same_text_counts(conn)
         directory = await Directory.load(conn)
         waiting = await _undescribed(conn, profile, moment) if undescribed else []
-    facts = _Facts(members, same_text, directory)
+    facts = _Facts(members, signals.same_text_counts(rows), directory)
     out = []
     for row in rows:
         url, also_on, reposted = facts.where_listed(row)

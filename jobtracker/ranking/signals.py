@@ -11,8 +11,9 @@ signals"). Each is a fact about the job's postings, not a verdict on it:
   and it is earlier), on any board.
 - `own_board`: whether any posting of the job is on a company's own board (an ATS
   board in sources.yaml), or only on aggregators and in job alerts.
-- `same_text`: how many other employers list a job with the same title and the same
-  description (staffing agencies and mass-posted listings), 0 when none.
+- `same_text`: how many other employers among the scored matches list a job with the
+  same title and the same description (staffing agencies and mass-posted listings),
+  0 when none.
 - `apply_page`: where the page to apply on is: `company` (a host that names the
   company), `ats` (an applicant-tracking system's host), or `elsewhere`.
 
@@ -152,12 +153,15 @@ def reposts_in(leader_board: int, members: Iterable[Any]) -> int:
     return count
 
 
-async def same_text_counts(conn: Any) -> dict[tuple[str, str], int]:
-    """(description hash, title folded) -> employers listing it, where more than one
-    does: one pass over the open jobs."""
-    rows = await conn.execute_fetchall(
-        "SELECT description_hash AS h, lower(trim(title)) AS t, "
-        "COUNT(DISTINCT lower(trim(company))) AS n FROM postings "
-        "WHERE job_open = 1 AND lead_id IS NULL AND description_hash != '' "
-        "AND description_source != 'alert' GROUP BY h, t HAVING n > 1")
-    return {(row["h"], row["t"]): int(row["n"]) for row in rows}
+def same_text_counts(rows: Iterable[Any]) -> dict[tuple[str, str], int]:
+    """(description hash, title folded) -> how many employers list it, where more than
+    one does, among the jobs listed (`rows`: description_hash, title_key, company).
+    Counted from the list itself: an aggregate over every posting cost a third of a
+    second at 100,000, and a mass-posted text shows among the matches it floods."""
+    employers: dict[tuple[str, str], set[str]] = {}
+    for row in rows:
+        digest = row["description_hash"]
+        if digest:
+            employers.setdefault((digest, row["title_key"]), set()).add(
+                (row["company"] or "").strip().lower())
+    return {key: len(names) for key, names in employers.items() if len(names) > 1}
