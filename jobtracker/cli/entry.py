@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from jobtracker.cli import (
     add,
     applications,
+    contacts,
     fetch,
     learn,
     matches,
@@ -33,7 +34,8 @@ from jobtracker.workspace import Workspace, private_files, resolve_home
 
 # One entry per subcommand, in the order `jobtracker --help` lists them.
 COMMANDS: tuple[Command, ...] = (
-    add.cmd_add, applications.cmd_applications, applications.cmd_stats, fetch.cmd_fetch,
+    add.cmd_add, applications.cmd_applications, applications.cmd_stats,
+    contacts.cmd_contacts, fetch.cmd_fetch,
     learn.cmd_learn, matches.cmd_matches, matches.cmd_status, model.cmd_model,
     notify.cmd_digest, notify.cmd_interviews,
     postings.cmd_postings, prepare.cmd_prepare, proposals.cmd_proposals, render.cmd_render,

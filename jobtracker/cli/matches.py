@@ -84,6 +84,11 @@ def format_table(matches: list[Match], *, dismissed: bool = False) -> str:
             + f"  {_cell(match.status or '-'):<12}  {_cell(match.url)}")
         if dismissed and match.dismissed_note:
             lines.append(f"{'':>{ident}}  note: {_cell(match.dismissed_note)}")
+        # Who the user knows there and the posting's signals: one indented line each,
+        # under the match, only when there is something to say (docs/contacts.md).
+        for note in (match.contacts_line, match.signals_line):
+            if note:
+                lines.append(f"{'':>{ident}}  {_cell(note, 150)}")
     if any(m.stale for m in matches):
         lines.append("* judged against older profile prose or an older description; "
                      "`jobtracker rank` asks again")

@@ -7,7 +7,7 @@ import asyncio
 import os
 import sys
 
-from jobtracker import store
+from jobtracker import files, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
 from jobtracker.prepare.answers import load_answers
 from jobtracker.resume import RESUME
@@ -55,8 +55,12 @@ def warn_no_resume(ws: Workspace) -> None:
     """A warning, not an error (fetching and judging need no resume), when resume.md is
     missing or empty: the tasks and commands that write from it cannot."""
     path = ws / RESUME
-    if not path.is_file() or not path.read_text(encoding="utf-8", errors="replace").strip():
-        state = "is missing" if not path.exists() else "is empty"
+    try:
+        text = files.read_regular(path)
+    except files.FileRefused:
+        return           # check_inputs names a resume.md that is not a readable file
+    if not (text or "").strip():
+        state = "is missing" if text is None else "is empty"
         print(f"jobtracker: warning: {path} {state}; tailor, coverletter, answer and "
               "prepare need your resume there (`jobtracker resume import FILE.json` writes "
               "one from a JSON Resume)", file=sys.stderr)

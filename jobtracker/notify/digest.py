@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
 from jobtracker.config import VERDICTS, Followup, Profile
+from jobtracker.contacts.people import Directory, summary
 from jobtracker.notify import record
 from jobtracker.ranking import matching
 from jobtracker.run.ledger import MAX_FAILURES
@@ -40,6 +41,7 @@ class MatchItem:
     title: str
     location: str
     url: str
+    contacts: str = ""    # "you know 2 people at Acme (...)" ('' for nobody)
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
     window = since if since is not None else await record.last_sent(conn)
     matches, announced = await _matches(conn, profile, at_or_above(min_verdict), channels,
                                         since)
+    matches = await _with_contacts(conn, matches)
     proposals, by_kind = await _proposals(conn, since)
     today = datetime.fromisoformat(now.replace("Z", "+00:00")).astimezone(ZoneInfo(tz)).date()
     return Digest(
@@ -216,6 +219,16 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
             matches.append(MatchItem(row[0], row[1], round(row[2], 3), row[3] or "",
                                      row[4] or "", row[5] or "", row[6] or ""))
     return matches, {c: frozenset(ids) for c, ids in told_by.items()}
+
+
+async def _with_contacts(conn: aiosqlite.Connection,
+                         matches: list[MatchItem]) -> list[MatchItem]:
+    """Each match with the people the user knows at its company (one read of them)."""
+    directory = await Directory.load(conn) if matches else None
+    if directory is None or not directory.people:
+        return matches
+    return [replace(m, contacts=summary(
+        [p.to_json() for p in directory.known_at(m.company)], m.company)) for m in matches]
 
 
 async def _proposals(conn: aiosqlite.Connection, since: str | None

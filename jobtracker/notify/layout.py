@@ -182,7 +182,8 @@ def _tail(line: str | None) -> list[str]:
 
 def _match_label(m: MatchItem, escape: Callable[[str | None, int], str]) -> str:
     where = f" ({escape(m.location, 60)})" if m.location else ""
-    return f"{escape(m.company, 60)} - {escape(m.title, 100)}{where}"
+    known = f"; {escape(m.contacts, 200)}" if m.contacts else ""   # docs/contacts.md
+    return f"{escape(m.company, 60)} - {escape(m.title, 100)}{where}{known}"
 
 
 # --- Markdown ----------------------------------------------------------------------------

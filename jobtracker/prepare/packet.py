@@ -124,12 +124,21 @@ def waiting_line(waiting: dict[str, int]) -> str:
             "has none of them; accept them, then prepare again)")
 
 
+def label_md(posting: Posting) -> str:
+    """`Company - Title` as Markdown that reads as itself (both are the employer's)."""
+    return f"{md_text(posting.company)} - {md_text(posting.title)}".strip(" -")
+
+
 def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
                documents: Sequence[Rendered] = (),
-               waiting: dict[str, int] | None = None) -> str:
-    label = f"{md_text(posting.company)} - {md_text(posting.title)}".strip(" -")
-    lines = [f"# Answers: {label}", "", f"Apply: {one_line(posting.url)}",
+               waiting: dict[str, int] | None = None, *, coverage_line: str = "",
+               contacts_line: str = "") -> str:
+    lines = [f"# Answers: {label_md(posting)}", "", f"Apply: {one_line(posting.url)}",
              _form_line(resolution, form_error)]
+    if coverage_line:      # the posting's words in it: employer text, escaped
+        lines.append(md_text(coverage_line))
+    if contacts_line:      # names from a CSV or a mail: text, never a link
+        lines.append(f"Contacts: {md_text(contacts_line)}")
     note = waiting_line(waiting or {})
     if note:
         lines.append(f"Waiting: {note}")
@@ -153,7 +162,8 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
 
 def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,
                  documents: Sequence[Rendered] = (),
-                 waiting: dict[str, int] | None = None) -> str:
+                 waiting: dict[str, int] | None = None,
+                 extra: dict[str, Any] | None = None) -> str:
     data: dict[str, Any] = {
         "posting": posting.id, "url": one_line(posting.url), "company": one_line(posting.company),
         "title": one_line(posting.title), "form": resolution.kind, "form_error": form_error,
@@ -161,6 +171,7 @@ def answers_json(posting: Posting, resolution: Resolution, form_error: str | Non
         "unresolved_required": resolution.unresolved_required,
         "documents": [d.to_json() for d in documents],
         "waiting": {kind: (waiting or {}).get(kind, 0) for kind in waiting_names()},
+        **(extra or {}),     # what the packet knows beside the form: coverage, contacts
     }
     return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
 

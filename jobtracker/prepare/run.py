@@ -20,8 +20,11 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files, proposals, secrets, store
 from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
+from jobtracker.contacts.people import Directory, summary
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
+from jobtracker.prepare.coverage import FILE as coverage_file
+from jobtracker.prepare.coverage import Coverage, coverage, keywords_of
 from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
@@ -29,6 +32,7 @@ from jobtracker.prepare.packet import (
     Written,
     answers_json,
     answers_md,
+    label_md,
     posting_md,
     waiting_names,
     write_packet,
@@ -69,6 +73,8 @@ class Prepared:
     # Proposals for the posting still to decide (resume edits, a letter): the packet
     # is made without them, and says so.
     waiting: dict[str, int] = field(default_factory=dict)
+    coverage: Coverage | None = None    # keyword coverage; None without a resume
+    contacts: tuple[dict[str, str], ...] = ()   # the people the user knows there
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -83,6 +89,8 @@ class Prepared:
             "failed": self.written.failed,
             "documents": [d.to_json() for d in self.documents],
             "waiting": {kind: self.waiting.get(kind, 0) for kind in waiting_names()},
+            "coverage": self.coverage.to_json() if self.coverage else None,
+            "contacts": list(self.contacts),
         }
 
 
@@ -226,25 +234,46 @@ async def waiting_for(conn: aiosqlite.Connection, home: Path, posting_id: int) -
 
 
 async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Answers,
-                     form: Form | str | None, now: str, documents: Documents) -> Prepared:
+                     form: Form | str | None, now: str, documents: Documents,
+                     directory: Directory | None = None) -> Prepared:
     """Write one posting's packet (`row` from `posting_rows`) from its form or why
-    there is none, in a transaction of its own."""
+    there is none, in a transaction of its own (`directory`: the contacts, read once
+    for many packets)."""
     posting = _posting(row)
+    directory = directory or await Directory.load(conn)
+    known = [person.to_json() for person in directory.known_at(posting.company)]
     form_error = form if isinstance(form, str) else None
     letter = await _letter(conn, posting.id)
     waiting = await waiting_for(conn, home, posting.id)
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
+    cover = await _coverage(conn, home, posting, sources["resume.md"])
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
                          has_letter=letter is not None, documents=files_of(rendered),
                          drafted=await _drafted(conn, posting.id))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
-        "answers.md": answers_md(posting, resolution, form_error, rendered, waiting),
-        "answers.json": answers_json(posting, resolution, form_error, rendered, waiting)}
+        coverage_file: cover.markdown(label_md(posting)) if cover else None,
+        "answers.md": answers_md(posting, resolution, form_error, rendered, waiting,
+                                 coverage_line=cover.line() if cover else "",
+                                 contacts_line=summary(known, posting.company)),
+        "answers.json": answers_json(posting, resolution, form_error, rendered, waiting,
+                                     extra={"coverage": cover.to_json() if cover else None,
+                                            "contacts": known})}
     async with store.write(conn):
         result = await write_packet(conn, home, posting, texts, now)
-    return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting)
+    return Prepared(posting, resolution, form_error, result, home, tuple(rendered), waiting,
+                    cover, tuple(known))
+
+
+async def _coverage(conn: aiosqlite.Connection, home: Path, posting: Posting,
+                    resume: str | None) -> Coverage | None:
+    """What the posting asks that the packet's resume says (None: no resume)."""
+    if resume is None:
+        return None
+    return await coverage(conn, title=posting.title, description=posting.description,
+                          company=posting.company, resume=resume,
+                          keywords=keywords_of(home))
 
 
 def _configured_urls(home: Path) -> dict[tuple[str, str], str]:
@@ -277,8 +306,9 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
         rows = await posting_rows(conn, chosen)
         forms = await forms_for(conn, rows, now, deadline=deadline, client=client,
                                 configured=_configured_urls(home))
-        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents)
-                for row in rows]
+        directory = await Directory.load(conn)
+        done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents,
+                                 directory) for row in rows]
     return rescored, done
 
 

@@ -32,10 +32,11 @@ from typing import Any
 
 from jobtracker.config import USD_PER_UNIT, CompanyRule, Filters, SalaryFloor
 from jobtracker.ranking.scoring import parse_time
+from jobtracker.ranking.signals import OWN_BOARD_SQL, REPOSTS_SQL
 
 HOURS_PER_YEAR = 2080
 HOURLY_BELOW_USD = 1000.0
-RULES = ("company", "salary", "remote", "sponsorship", "age")
+RULES = ("company", "salary", "remote", "sponsorship", "age", "reposts", "own_board")
 
 # The top of a stated range, as the salary rule reads it (NULL: no salary stated).
 _TOP = ("(CASE WHEN p.salary_max > 0 THEN p.salary_max "
@@ -130,6 +131,10 @@ def rule_sql(filters: Filters, now: str) -> dict[str, tuple[str, list[Any]]]:
                                 "WHERE refuses_sponsorship IS NOT NULL))", [])
     if filters.max_age_days is not None:
         rules["age"] = ("(p.first_seen >= ?)", [cutoff(filters.max_age_days, now)])
+    if filters.max_reposts is not None:
+        rules["reposts"] = (f"({REPOSTS_SQL} <= ?)", [filters.max_reposts])
+    if filters.own_board == "required":
+        rules["own_board"] = (f"({OWN_BOARD_SQL})", [])
     return rules
 
 
@@ -165,7 +170,8 @@ def counts_select(filters: Filters, now: str) -> tuple[str, list[Any]]:
 
 def caught_by(filters: Filters, row: Any, now: str) -> list[Caught]:
     """Every rule that catches the posting in `row` (company, salary_min, salary_max,
-    salary_currency, remote, location, first_seen, refusal), each with its reason.
+    salary_currency, remote, location, first_seen, refusal, reposts, own_board), each
+    with its reason.
     For many rows, make one `Catcher` and ask it for each."""
     return Catcher(filters, now).caught(row)
 
@@ -203,6 +209,11 @@ class Catcher:
         if self.oldest is not None and row["first_seen"] < self.oldest:
             out.append(Caught("age", f"first seen {str(row['first_seen'])[:10]}, more than "
                               f"{filters.max_age_days} day(s) ago"))
+        if filters.max_reposts is not None and row["reposts"] > filters.max_reposts:
+            out.append(Caught("reposts", f"reposted {row['reposts']} time(s), more than "
+                              f"{filters.max_reposts}"))
+        if filters.own_board == "required" and not row["own_board"]:
+            out.append(Caught("own_board", "only on aggregators and in job alerts"))
         return out
 
 

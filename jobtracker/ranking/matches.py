@@ -19,7 +19,9 @@ from typing import Any
 from jobtracker import store
 from jobtracker.clock import now_iso
 from jobtracker.config import Profile
-from jobtracker.ranking import filters, matching
+from jobtracker.contacts.people import SHOWN as SHOWN_CONTACTS
+from jobtracker.contacts.people import Directory, summary
+from jobtracker.ranking import filters, matching, signals
 from jobtracker.text import one_line, web_url
 
 
@@ -48,12 +50,27 @@ class Match:
     saved: bool = False        # the user saved it (`jobtracker save`): listed whatever the rules
     dismissed_note: str | None = None  # the note the user gave with the dismissal (stored
     #                                   literally: shown through `one_line`)
+    # The people you know there: {"count": N, "people": [the first few]}, None: nobody.
+    contacts: dict[str, Any] | None = None
+    signals: dict[str, Any] = field(default_factory=dict)  # ranking/signals.py's facts
 
     @property
     def label(self) -> str:
         """`Company - Title` for people, one plain line."""
         company, title = one_line(self.company or ""), one_line(self.title or "")
         return f"{company} - {title}" if company else title
+
+    @property
+    def contacts_line(self) -> str:
+        """`you know 2 people at Acme (Dana Lee, Staff Engineer; ...)`, '' for nobody."""
+        if not self.contacts:
+            return ""
+        return summary(self.contacts["people"], self.company, self.contacts["count"])
+
+    @property
+    def signals_line(self) -> str:
+        """The posting signals worth a look, one short line ('' for none)."""
+        return signals.Signals(**self.signals).line() if self.signals else ""
 
     def to_json(self) -> dict[str, Any]:
         # A shallow copy: asdict() deep-copies `parts` and costs 30x more per row.
@@ -102,7 +119,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
         "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
         "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
         f"d.note AS dismissed_note, pr.score AS prerank, p.id IN {matching.SAVED_LEADERS} "
-        "AS saved "
+        "AS saved, p.description_hash, lower(trim(p.title)) AS title_key, "
+        f"{_DAYS_OPEN} AS days_open "
         f"FROM {matching.FROM_POSTINGS} "
         "JOIN rankings AS r ON r.posting_id = p.id "
         "JOIN scores AS s ON s.posting_id = p.id "
@@ -111,17 +129,20 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
         "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
         f"WHERE {where} AND d.id IS {'NOT ' if dismissed else ''}NULL "
         "ORDER BY s.score DESC, p.id")
-    params = [profile.prose_hash, *params]
+    moment = now or now_iso()
+    params = [profile.prose_hash, moment, *params]
     if top is not None:
         sql += " LIMIT ?"
         params.append(top)
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
-        members = await _open_members(conn)
-        waiting = await _undescribed(conn, profile, now) if undescribed else []
+        members = await _members(conn)
+        directory = await Directory.load(conn)
+        waiting = await _undescribed(conn, profile, moment) if undescribed else []
+    facts = _Facts(members, signals.same_text_counts(rows), directory)
     out = []
     for row in rows:
-        url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
+        url, also_on, reposted = facts.where_listed(row)
         parts = json.loads(row["parts"])
         out.append(Match(
             id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
@@ -130,19 +151,21 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
             model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
             reposted=reposted, why=why(parts), dismissed=row["dismissed"],
             prerank=row["prerank"], saved=bool(row["saved"]),
-            dismissed_note=row["dismissed_note"]))
+            dismissed_note=row["dismissed_note"], contacts=facts.contacts(row["company"]),
+            signals=facts.signals(row, url)))
     for row in waiting:
-        url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
+        url, also_on, reposted = facts.where_listed(row)
         out.append(Match(
             id=row["id"], score=None, verdict=None, company=row["company"], title=row["title"],
             location=row["location"], url=url, status=row["status"], stale=False, parts={},
-            also_on=also_on, reposted=reposted, described=False))
+            also_on=also_on, reposted=reposted, described=False,
+            contacts=facts.contacts(row["company"]), signals=facts.signals(row, url)))
     if top is not None:
         out = out[:top]
     return out
 
 
-async def _undescribed(conn: Any, profile: Profile, now: str | None) -> list[Any]:
+async def _undescribed(conn: Any, profile: Profile, now: str) -> list[Any]:
     """Job alerts' cards still without a description: open, a candidate, a level that is
     wanted or not known (the level task needs a text to read one), never judged."""
     where, params = matching.candidate_where(profile, now)
@@ -151,13 +174,15 @@ async def _undescribed(conn: Any, profile: Profile, now: str | None) -> list[Any
     return await conn.execute_fetchall(
         "SELECT p.id, p.company, p.title, p.location, p.url, p.board_id, p.closed_at, "
         "(SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
+        "p.description_hash, lower(trim(p.title)) AS title_key, "
+        f"{_DAYS_OPEN} AS days_open, "
         f"a.status FROM {matching.FROM_POSTINGS} "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
         "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
         f"WHERE {where} AND p.description_source = 'alert' AND {level} AND d.id IS NULL "
         "AND NOT EXISTS (SELECT 1 FROM rankings AS r WHERE r.posting_id = p.id) "
         "ORDER BY COALESCE(p.posted_at, p.first_seen) DESC, p.id DESC",
-        [*params, *profile.levels])
+        [now, *params, *profile.levels])
 
 
 # --- postings a filter keeps out, and postings not judged yet -------------------------
@@ -194,7 +219,8 @@ _LISTED_FIELDS = tuple(f.name for f in fields(Listed))
 _LISTED_COLUMNS = (
     "p.id, p.company, p.title, p.location, p.url, p.remote, p.first_seen, p.salary_min, "
     "p.salary_max, p.salary_currency, pr.score AS prerank, "
-    "pr.refuses_sponsorship AS refusal, r.verdict")
+    "pr.refuses_sponsorship AS refusal, r.verdict, "
+    f"{signals.REPOSTS_SQL} AS reposts, {signals.OWN_BOARD_SQL} AS own_board")
 
 
 async def load_filtered(db: Path, profile: Profile, now: str | None = None,
@@ -255,16 +281,69 @@ async def filtered_counts(conn: Any, profile: Profile, now: str) -> dict[str, in
     return {name: int(row[name] or 0) for name in names}
 
 
-async def _open_members(conn: Any) -> dict[int, list[Any]]:
-    """Open non-leading members by leader, newest first (a partial index holds them)."""
+# Days since the leader was first seen, or posted when the board says it was earlier
+# (the leader is its group's first posting), to the `?` given as now.
+_DAYS_OPEN = ("CAST(julianday(?) - julianday(MIN(p.first_seen, "
+              "COALESCE(p.posted_at, p.first_seen))) AS INTEGER)")
+
+
+async def _members(conn: Any) -> dict[int, list[Any]]:
+    """Every non-leading member by leader, open or closed, newest first (a partial
+    index holds them)."""
     rows = await conn.execute_fetchall(
-        "SELECT lead_id, url, board_id, first_seen, "
+        "SELECT id, lead_id, url, board_id, first_seen, closed_at, "
         "(SELECT aggregator FROM boards WHERE id = board_id) AS aggregator FROM postings "
-        "WHERE lead_id IS NOT NULL AND closed_at IS NULL ORDER BY first_seen DESC, id DESC")
+        "WHERE lead_id IS NOT NULL ORDER BY first_seen DESC, id DESC")
     members: dict[int, list[Any]] = defaultdict(list)
     for row in rows:
         members[row["lead_id"]].append(row)
     return members
+
+
+class _Facts:
+    """What a listed leader's page, contacts and signals are made from, read once for
+    the whole list: its group's members, the texts several employers share, and the
+    contacts by company. Per row, only lookups."""
+
+    def __init__(self, members: dict[int, list[Any]], same_text: dict[tuple[str, str], int],
+                 directory: Directory) -> None:
+        self.members, self.same_text, self.directory = members, same_text, directory
+        self._pages: dict[tuple[str, str | None], str] = {}
+        self._known: dict[str, dict[str, Any] | None] = {}
+        self._signals: dict[tuple[Any, ...], dict[str, Any]] = {}
+
+    def where_listed(self, row: Any) -> tuple[str | None, list[str], str | None]:
+        group = self.members.get(row["id"])
+        open_members = [m for m in group if m["closed_at"] is None] if group else []
+        return _where_listed(row, open_members)
+
+    def contacts(self, company: str | None) -> dict[str, Any] | None:
+        """One object per company, shared by its matches (100,000 rows, a few companies)."""
+        if not self.directory.people:
+            return None
+        cached = self._known.get(company or "", False)
+        if cached is False:
+            found = self.directory.known_at(company)
+            cached = self._known[company or ""] = {
+                "count": len(found), "people": [p.brief() for p in found[:SHOWN_CONTACTS]],
+            } if found else None
+        return cached
+
+    def signals(self, row: Any, url: str | None) -> dict[str, Any]:
+        group = self.members.get(row["id"], ())
+        own_board = not row["aggregator"] or any(not m["aggregator"] for m in group)
+        host = signals.host_of(url) if url else ""
+        key = (host, None if own_board else row["company"])
+        page = self._pages.get(key)
+        if page is None:   # a company board's page is the company's, wherever it is hosted
+            page = self._pages[key] = signals.apply_page(url, row["company"], own_board)
+        facts = (signals.reposts_in(row["board_id"], group) if group else 0,
+                 row["days_open"], bool(own_board),
+                 self.same_text.get((row["description_hash"], row["title_key"]), 1) - 1, page)
+        shared = self._signals.get(facts)     # most rows repeat a few combinations
+        if shared is None:
+            shared = self._signals[facts] = dict(zip(signals.FIELDS, facts, strict=True))
+        return shared
 
 
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:

@@ -22,6 +22,7 @@ USD_PER_UNIT: dict[str, float] = {
 }
 REMOTE_CHOICES = ("required", "any")
 SPONSORSHIP_CHOICES = ("required", "any")
+OWN_BOARD_CHOICES = ("required", "any")
 MAX_COMPANY_CHARS = 200
 
 
@@ -53,11 +54,14 @@ class Filters:
     remote: str = "any"                          # required | any
     sponsorship: str = "any"                     # required | any
     max_age_days: int | None = None
+    max_reposts: int | None = None               # `signals.max_reposts` (ranking/signals.py)
+    own_board: str = "any"                       # `signals.own_board`: required | any
 
     @property
     def active(self) -> bool:
         return bool(self.companies or self.salary_min or self.remote == "required"
-                    or self.sponsorship == "required" or self.max_age_days is not None)
+                    or self.sponsorship == "required" or self.max_age_days is not None
+                    or self.max_reposts is not None or self.own_board == "required")
 
 
 def _salary_floor(doc: Document, value: Any, *at: Any) -> SalaryFloor:
@@ -78,7 +82,10 @@ def _salary_floor(doc: Document, value: Any, *at: Any) -> SalaryFloor:
 
 def load(doc: Document, value: Any) -> Filters:
     raw = checks.mapping(doc, value, "filters", allowed=(
-        "companies", "salary_min", "remote", "sponsorship", "max_age_days"))
+        "companies", "salary_min", "remote", "sponsorship", "max_age_days", "signals"))
+    signal_rules = checks.mapping(doc, raw.get("signals"), "filters", "signals",
+                                  allowed=("max_reposts", "own_board"))
+    reposts = signal_rules.get("max_reposts")
     companies = []
     listed = raw.get("companies")
     if listed is not None and not isinstance(listed, list):
@@ -113,4 +120,8 @@ def load(doc: Document, value: Any) -> Filters:
         sponsorship=checks.choice(doc, raw.get("sponsorship"), SPONSORSHIP_CHOICES, "filters",
                             "sponsorship"),
         max_age_days=None if age is None else checks.integer(doc, age, "filters", "max_age_days",
-                                                   maximum=36_500))
+                                                   maximum=36_500),
+        max_reposts=None if reposts is None else checks.integer(
+            doc, reposts, "filters", "signals", "max_reposts", minimum=0, maximum=1_000),
+        own_board=checks.choice(doc, signal_rules.get("own_board"), OWN_BOARD_CHOICES,
+                                "filters", "signals", "own_board"))

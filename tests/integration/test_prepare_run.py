@@ -40,7 +40,8 @@ def test_packets_are_filled_from_the_employers_form_and_answers_yaml(
     folder = packet(home, staff)
     assert folder.name == f"{staff['posting']}-acme-staff-engineer"
     assert sorted(p.name for p in folder.iterdir()) == [
-        "answers.json", "answers.md", "posting.md", "resume.md", "resume.pdf"]   # no letter
+        "answers.json", "answers.md", "coverage.md", "posting.md", "resume.md",
+        "resume.pdf"]   # no letter
     assert (folder / "resume.md").read_text() == RESUME
     data = json.loads((folder / "answers.json").read_text())
     assert data["posting"] == staff["posting"]

@@ -46,7 +46,7 @@ def test_matches_json_objects_keep_their_keys_in_order(
     assert list(first) == ["id", "score", "verdict", "company", "title", "location", "url",
                            "status", "stale", "parts", "model", "prompt_version",
                            "also_on", "reposted", "why", "dismissed", "described",
-                           "prerank", "saved", "dismissed_note"]
+                           "prerank", "saved", "dismissed_note", "contacts", "signals"]
     assert (first["also_on"], first["reposted"], first["saved"]) == ([], None, False)
     assert out == json.dumps([first], ensure_ascii=False) + "\n", "one line, as every --json"
     assert all(set(part) >= {"value", "weight", "points"} for part in first["parts"].values())

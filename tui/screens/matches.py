@@ -30,6 +30,7 @@ from textual.widgets import DataTable, Footer, Static
 
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.ranking.matches import Match
+from jobtracker.ranking.signals import Signals
 from jobtracker.text import one_line
 from tui import data
 from tui.host import Host
@@ -112,6 +113,11 @@ def match_detail(match: Match, ranking: data.Ranking | None,
                           "a new id; its verdict and application carried over", style="yellow"))
     for url in match.also_on:
         items.append(line(f"also on {url}", style="dim"))
+    if match.contacts_line:          # who the user knows there (docs/contacts.md)
+        items.append(block(match.contacts_line, style="green"))
+    facts = Signals(**match.signals).line(age=True) if match.signals else ""
+    if facts:                        # the posting's signals (docs/ranking.md)
+        items.append(block(f"signals: {facts}", style="yellow"))
     verdict = Text("verdict ", style="bold")
     verdict.append(match.verdict, style=VERDICT_STYLES.get(match.verdict, ""))
     if match.stale:

@@ -23,6 +23,7 @@ from textual.widgets import DataTable, Static
 
 from jobtracker import files, jsonbound
 from jobtracker.applications import NO_APPLICATION
+from jobtracker.contacts.people import summary
 from jobtracker.proposals import presentation
 from jobtracker.text import one_line
 from tui import data
@@ -73,6 +74,26 @@ def document_lines(field: dict[str, Any], packet: dict[str, Any] | None,
                          style="green" if result.get("ok") else "bold red")
         out.append(shown)
     return out
+
+
+def packet_notes(packet: dict[str, Any] | None) -> list[Text]:
+    """Beside every field: who the user knows at the company, and the keyword coverage
+    (answers.json's `contacts` and `coverage`; docs/contacts.md, docs/prepare.md)."""
+    if not packet:
+        return []
+    notes = []
+    known = [p for p in packet.get("contacts") or [] if isinstance(p, dict)]
+    if known:
+        notes.append(block(summary(known, packet.get("company")), style="green"))
+    cover = packet.get("coverage")
+    if isinstance(cover, dict):
+        present, missing = list(cover.get("present") or []), list(cover.get("missing") or [])
+        text = Text(f"coverage: {len(present)} of {len(present) + len(missing)} posting terms "
+                    "in the resume", style="dim")
+        if missing:
+            text.append(f"; not in it: {', '.join(one_line(str(m)) for m in missing)}")
+        notes.append(text)
+    return notes
 
 
 def field_detail(field: dict[str, Any], extra: list[Text] | None = None) -> Group:
@@ -210,8 +231,8 @@ class PacketScreen(Screen[None]):
         if self.folder is not None:
             folder = self.folder.relative_to(self.app.setup.ws.home).as_posix() + "/"
         self.query_one("#packet-field", Static).update(
-            field_detail(field, document_lines(field, self.packet, folder)) if field
-            else Text(""))
+            field_detail(field, document_lines(field, self.packet, folder)
+                         + packet_notes(self.packet)) if field else Text(""))
 
     def action_move(self, step: int) -> None:
         move_cursor(self.query_one(DataTable), step)
