@@ -17,7 +17,7 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
@@ -33,6 +33,7 @@ MAX_CARDS = 100              # cards read from one mail
 MAX_CARD_LINES = 16          # lines one card may hold before it is cut
 MAX_CARD_LINKS = 12          # links one card may hold; more are counted and ignored
 MAX_LINE_CHARS = 400         # a line is cut to this
+MAX_LINES_LOOKED = 2_000     # lines looked through to tell a text part's layout
 SNIPPET_CHARS = 500          # the snippet kept as the card's short description
 FIELD_CHARS = 200            # title, company, location
 
@@ -76,6 +77,7 @@ class JobLink:
     key: str
     external_id: str | None = None
     url: str | None = None
+    site: str = ""            # the sender's site the link is on (its country's currency)
 
 
 @dataclass
@@ -178,7 +180,8 @@ def _norm(text: str) -> str:
 
 # Work-place notes a location carries in one sender and not another.
 _ARRANGEMENT = re.compile(
-    r"\s*\((?:remote|hybrid|on-?site|hybride|sur site|télétravail|remoto|híbrido)\)\s*$", re.I)
+    r"\s*\((?:remote|hybrid|on-?site|in-?person|in person|hybride|sur site|télétravail|remoto"
+    r"|híbrido)\)\s*$", re.I)
 
 
 def location_key(location: str) -> str:
@@ -206,7 +209,45 @@ def remote_of(location: str) -> bool | None:
     return None
 
 
+_WRAPPED = re.compile(r"[\d,.]$")
+_CONTINUED = re.compile(r"^\d{3}\b")
+
+
+def join_wrapped(lines: Sequence[str]) -> list[str]:
+    """Lines with a number broken across two of them joined back ("… Up to £130" /
+    "000 + Bonus" is one title): a text part wraps long lines at a fixed width."""
+    out: list[str] = []
+    for line in lines:
+        if out and _WRAPPED.search(out[-1]) and _CONTINUED.match(line):
+            joiner = "" if out[-1].endswith((",", ".")) else ","
+            out[-1] = out[-1] + joiner + line
+        else:
+            out.append(line)
+    return out
+
+
 # --- salary ---------------------------------------------------------------------------
+
+# The currency a bare "$" or "£" stands for on a sender's country site (the host's
+# first label or its last: `ca.indeed.com`, `www.glassdoor.ca`, `uk.indeed.com`).
+COUNTRY_CURRENCY = {"ca": "CAD", "au": "AUD", "nz": "NZD", "sg": "SGD", "hk": "HKD",
+                    "ch": "CHF", "uk": "GBP", "gb": "GBP", "ie": "EUR", "de": "EUR",
+                    "fr": "EUR", "nl": "EUR", "be": "EUR", "at": "EUR", "es": "EUR",
+                    "it": "EUR", "in": "INR", "mx": "MXN"}
+_BARE = frozenset(("$", "£"))
+
+
+def site_currency(host: str) -> str | None:
+    """The currency of the country a sender's site is for, from its host name."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) >= 3 and labels[0] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[0]]        # uk.indeed.com
+    if labels and labels[-1] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[-1]]       # glassdoor.ca
+    if len(labels) >= 2 and labels[-2] in ("co", "com") and labels[-1] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[-1]]
+    return None
+
 
 _CURRENCY = (("CA$", "CAD"), ("C$", "CAD"), ("A$", "AUD"), ("AU$", "AUD"), ("US$", "USD"),
              ("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"),
@@ -244,16 +285,19 @@ def _currency(*symbols: str | None) -> str | None:
     return None
 
 
-def salary(text: str) -> tuple[float, float | None, str] | None:
+def salary(text: str, bare: str | None = None) -> tuple[float, float | None, str] | None:
     """(yearly minimum, maximum or None, currency) when `text` states a yearly pay with
     a currency: "$75,000 - $100,000 a year", "$183K - $237K", "€60–80k". Hourly and
-    monthly pay are not yearly salaries (the postings table holds those only)."""
+    monthly pay are not yearly salaries (the postings table holds those only).
+    `bare`: the currency a bare "$" or "£" stands for (the sender's country site)."""
     if _HOURLY.search(text) or _MONTHLY.search(text):
         return None
     found = _RANGE.search(text)
     if found:
         s1, low, k1, s2, s3, high, k2, s4 = found.groups()
         currency = _currency(s1, s2, s3, s4)
+        if bare and next((x for x in (s1, s2, s3, s4) if x), None) in _BARE:
+            currency = bare
         # "$173–233k": the suffix written once counts for both ends.
         lo, hi = _amount(low, k1 or k2), _amount(high, k2 or k1)
         yearly = bool(k1 or k2) or bool(_YEARLY.search(text))
@@ -268,6 +312,8 @@ def salary(text: str) -> tuple[float, float | None, str] | None:
             currency, value = _currency(groups[0]), _amount(groups[1], groups[2])
         else:
             currency, value = _currency(groups[5]), _amount(groups[3], groups[4])
+        if bare and (groups[0] or groups[5]) in _BARE:
+            currency = bare
         if currency and value and (value >= 1000):
             return value, None, currency
     return None
@@ -280,7 +326,7 @@ def looks_like_salary(text: str) -> bool:
 # --- age ------------------------------------------------------------------------------
 
 _AGE = re.compile(
-    r"^(?:(just posted|today|new|aujourd'hui|heute|nouveau)"
+    r"^(?:(just posted|today|new|aujourd'hui|heute|nouveau|publié à l'instant|posted today)"
     r"|(?:active |posted |il y a |vor )?(\d{1,3})\+?\s*"
     r"(h|d|w|hours?|days?|weeks?|months?|jours?|semaines?|mois|stunden?|tagen?|wochen?)"
     r"(?: ago)?)$", re.I)
@@ -330,7 +376,7 @@ class CardText:
 
 def posting(sender: str, card: CardText, *, title: str, company: str, location: str = "",
             snippet: str = "", pay: str = "", age: str = "", url: str | None = None,
-            search: str = "") -> NormalizedPosting | None:
+            search: str = "", bare: str | None = None) -> NormalizedPosting | None:
     """The posting a card stands for; None when it has no title or company.
 
     The id and page come from the card's first link that carries them, else the id
@@ -345,7 +391,9 @@ def posting(sender: str, card: CardText, *, title: str, company: str, location: 
                                                                 location)
     page = url or (with_id.url if with_id and with_id.url else None) or next(
         (link.url for link in card.links if link.url), None) or search
-    found = salary(pay) if pay else None
+    if bare is None:
+        bare = next((site_currency(link.site) for link in card.links if link.site), None)
+    found = salary(pay, bare) if pay else None
     if pay and found is None:      # an hourly or monthly pay: shown, not stored as salary
         snippet = f"{pay}. {snippet}" if snippet else pay
     return NormalizedPosting(
@@ -381,6 +429,8 @@ class Sender:
     box: tuple[str, str] | None = None
     # Text: a card is only the paragraph before its link (no blank line inside a card).
     text_paragraph: bool = False
+    # Text: the job link sits on the card's first line (the title), details after it.
+    text_link_first: bool = False
     # Text: a line of 10 or more of these separates cards.
     rule: str = "-"
     # Cards whose link comes last in both parts ("Learn More"): HTML is cut as text is.
@@ -416,10 +466,12 @@ class Sender:
         self._badges = _joined(self.badges)
 
     def is_chrome(self, text: str) -> bool:
-        return self._chrome(text)
+        # "View job:", "Voir l'offre :": a label's colon (and the space French puts
+        # before it) is no part of the words matched.
+        return self._chrome(text) or (text[-1:] == ":" and self._chrome(text.rstrip(" :")))
 
     def is_badge(self, text: str) -> bool:
-        return self._badges(text)
+        return self._badges(text) or (text[-1:] == ":" and self._badges(text.rstrip(" :")))
 
     def is_rule(self, text: str) -> bool:
         return len(text) >= 10 and text.strip(self.rule + " ") == ""
@@ -483,32 +535,70 @@ class Sender:
 
     def split_text(self, lines: Sequence[Line], counts: Counts
                    ) -> list[tuple[list[Line], list[JobLink]]]:
-        """A card is the lines before its job link, back to the last rule or link (and,
-        for senders whose cards hold no blank line, the last blank line)."""
+        """A card is the lines between two job links: those before its link, back to
+        the last job link, rule, other link or line of the mail's chrome. Blank lines
+        inside a card do not end it (LinkedIn puts one before its badges, Glassdoor and
+        some LinkedIn layouts one between every field); senders whose text cards never
+        hold one (`text_paragraph`) may still cut at a blank line. For senders whose
+        link sits on the title line (`text_link_first`), the card is that line and the
+        ones after it, up to the next job link that is not one of its buttons."""
+        if self.text_link_first or self._title_carries_link(lines):
+            return self._split_link_first(lines, counts)
         cards: list[tuple[list[Line], list[JobLink]]] = []
         block: list[Line] = []
         for line in lines:
-            if self.is_rule(line.text):
-                block = []
-                continue
-            if line.gap and self.text_paragraph:
-                block = []
             link = self.job_link(line.href) if line.href else None
             if line.href and link is None:
                 block = []
                 continue
+            if link is None and self.is_rule(line.text):
+                block = []
+                continue
+            if line.gap and self.text_paragraph:
+                block = []
             if link is None:
                 if line.text:
                     block.append(line)
                     if len(block) > 4 * MAX_CARD_LINES:
                         block = block[-MAX_CARD_LINES:]
                 continue
-            body = block + ([line] if line.text else [])
+            text = line.text if line.text and not self.is_chrome(line.text) else ""
+            body = block + ([replace(line, text=text)] if text else [])
             if cards and cards[-1][1] and cards[-1][1][0].key == link.key and not block:
                 _add_link(cards[-1][1], link, counts)     # a second link of the same card
                 continue
             cards.append((body[-MAX_CARD_LINES:], [link]))
             block = []
+        return cards
+
+    def _title_carries_link(self, lines: Sequence[Line]) -> bool:
+        """Whether this mail's text puts each job link on its card's first line: the
+        first line with a job link says more than a button or the mail's chrome."""
+        for line in lines[:MAX_LINES_LOOKED]:
+            if line.href and self.job_link(line.href) is not None and line.text:
+                return not (self.is_chrome(line.text) or self.is_badge(line.text))
+        return False
+
+    def _split_link_first(self, lines: Sequence[Line], counts: Counts
+                          ) -> list[tuple[list[Line], list[JobLink]]]:
+        cards: list[tuple[list[Line], list[JobLink]]] = []
+        current: tuple[list[Line], list[JobLink]] | None = None
+        for line in lines:
+            link = self.job_link(line.href) if line.href else None
+            if (line.href and link is None) or self.is_rule(line.text) or (
+                    line.text and self.is_chrome(line.text)):
+                current = None
+                continue
+            if link is not None and line.text and not self.is_badge(line.text):
+                current = ([line], [link])       # a title with its link: a new card
+                cards.append(current)
+                continue
+            if current is None:
+                continue
+            if link is not None:
+                _add_link(current[1], link, counts)   # a button of this card
+            if line.text and len(current[0]) < MAX_CARD_LINES:
+                current[0].append(line)
         return cards
 
     # -- reading ------------------------------------------------------------------------
@@ -559,7 +649,29 @@ def _joined(patterns: tuple[re.Pattern[str], ...]) -> _Any:
     return _Any(patterns)
 
 
-__all__ = ["ALERT_SOURCE", "CardText", "Counts", "JobLink", "Line", "Mail", "Sender",
-           "age_days", "domain_is", "first", "hashed_id", "host_of", "looks_like_salary",
-           "param", "pattern", "posted_at", "posting", "query", "remote_of", "salary",
-           "search_url", "tidy"]
+__all__ = [
+    "ALERT_SOURCE",
+    "CardText",
+    "Counts",
+    "JobLink",
+    "Line",
+    "Mail",
+    "Sender",
+    "age_days",
+    "domain_is",
+    "first",
+    "hashed_id",
+    "host_of",
+    "join_wrapped",
+    "looks_like_salary",
+    "param",
+    "pattern",
+    "posted_at",
+    "posting",
+    "query",
+    "remote_of",
+    "salary",
+    "search_url",
+    "site_currency",
+    "tidy",
+]

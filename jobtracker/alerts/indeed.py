@@ -47,11 +47,17 @@ class Indeed(Sender):
         r"^jobs? (?:for|in)\b.*:$", r"^your background could be a match",
         r"^based on your", r"^unsubscribe", r"^manage (?:job )?alerts", r"^© ?\d{4} indeed",
         r"^indeed$", r"^privacy", r"^you are receiving", r"^this (?:email|message) was sent",
-        r"^\d+ new jobs? for", r"^edit this (?:job )?alert", r"^view job$", r"^apply now$")
-    badges = pattern(r"^easily apply$", r"^responsive employer$", r"^urgently hiring$",
-                     r"^hiring multiple candidates$", r"^new$", r"^many hires$",
-                     r"^you must create an indeed account", r"^apply from your phone$")
-    text_paragraph = True
+        r"^\d+ new jobs? for", r"^edit this (?:job )?alert", r"^view job$", r"^apply now$",
+        r"^hi\b[^,]{0,40},", r"^jobs are based on your", r"^indeed job alert$",
+        r"^\d+ nouve(?:aux|l) emplois?\b", r"^jobs \d+-\d+ of \d+", r"^salaries estimated",
+        r"^ne partagez pas", r"^ce message contient", r"^si le salaire", r"^©")
+    badges = pattern(r"^easily apply(?: to this job)?$", r"^responsive employer$",
+                     r"^urgently hiring$", r"^hiring multiple candidates$", r"^new$",
+                     r"^many hires$", r"^you must create an indeed account",
+                     r"^apply from your phone$", r"^candidature simplifiée$",
+                     r"^employeur réactif$", r"^recrutement urgent$", r"^hybrid remote$",
+                     r"^einfach bewerben$", r"^schnelle bewerbung$",
+                     r"^postulación rápida$", r"^actively hiring$")
 
     def sends(self, address: str) -> bool:
         local, _, domain = address.lower().rpartition("@")
@@ -70,9 +76,9 @@ class Indeed(Sender):
         if _JK.fullmatch(jk):
             jk = jk.lower()
             page_host = host if _COUNTRY.match(host) else "www.indeed.com"
-            return JobLink(jk, f"indeed:{jk}", f"https://{page_host}/viewjob?jk={jk}")
+            return JobLink(jk, f"indeed:{jk}", f"https://{page_host}/viewjob?jk={jk}", host)
         if host == "cts.indeed.com" or "/rc/clk" in href or "/pagead/" in href:
-            return JobLink(key=href.split("?", 1)[0])      # opaque: a hash identity
+            return JobLink(key=href, site=host)      # opaque: a hash identity
         return None
 
     def read(self, card: CardText) -> NormalizedPosting | None:
@@ -81,10 +87,13 @@ class Indeed(Sender):
             return None
         title = lines[0]
         company, place, rest = _RATING.sub("", lines[1]).replace(" / 5 rating", ""), "", lines[2:]
-        # "Company - Place" on one line (the text part) when the next line is no place.
-        if " - " in company and (not rest or looks_like_salary(rest[0])
-                                 or age_days(rest[0]) is not None):
-            company, _, place = company.partition(" - ")
+        if card.part == "text" and " - " in company:
+            # "Company - Place" on one line: split at its last " - " (a company may hold
+            # one, a place does not), whatever comes after it (a badge, a snippet).
+            company, _, place = company.rpartition(" - ")
+        elif " - " in company and (not rest or looks_like_salary(rest[0])
+                                   or age_days(rest[0]) is not None):
+            company, _, place = company.rpartition(" - ")
         elif rest:
             place, rest = rest[0], rest[1:]
         pay = next((line for line in rest if looks_like_salary(line)), "")
