@@ -22,6 +22,7 @@ from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
 
+from jobtracker.hosts import host_in
 from jobtracker.sources.base import NormalizedPosting
 from jobtracker.text import one_line
 
@@ -121,8 +122,7 @@ class Counts:
 def domain_is(domain: str, *suffixes: str) -> bool:
     """Whether `domain` is one of `suffixes` or a subdomain of one: dot-bounded, so
     `linkedin.com.example` and `evil-linkedin.com` are not `linkedin.com`."""
-    domain = domain.lower().rstrip(".")
-    return any(domain == s or domain.endswith("." + s) for s in suffixes)
+    return host_in(domain, suffixes)
 
 
 _HOST = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,20}://(?:[^/?#@]{0,200}@)?([^/?#:@\\]{1,253})")

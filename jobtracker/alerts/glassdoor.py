@@ -24,10 +24,13 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import ascii_host
 from jobtracker.sources.base import NormalizedPosting
 
-_HOST = re.compile(r"^(?:www\.)?glassdoor\.(?:com|co\.uk|de|fr|ca|com\.au|co\.in|ie|nl|be"
-                   r"|ch|at|es|it|sg|com\.hk)$")
+# Glassdoor's country sites (a job link is trusted on these and their `www.` only).
+_SITES = tuple(f"glassdoor.{tld}" for tld in (
+    "com", "co.uk", "de", "fr", "ca", "com.au", "co.in", "ie", "nl", "be", "ch", "at", "es",
+    "it", "sg", "com.hk"))
 _RATING = re.compile(r"^\d(?:[.,]\d)?\s*★?$")
 # "DataAnnotation 4.1 ★": the rating written on the employer's line.
 _TRAILING_RATING = re.compile(r"\s+\d(?:[.,]\d)?\s*★\s*$")
@@ -51,15 +54,15 @@ class Glassdoor(Sender):
                      r"^\((?:employer|glassdoor) est\.?\)$", r"^top company$")
 
     def job_link(self, href: str) -> JobLink | None:
-        host = host_of(href)
-        if not _HOST.match(host):
+        host = ascii_host(host_of(href))
+        site = next((domain for domain in _SITES if host in (domain, "www." + domain)), None)
+        if site is None:
             return None
         listing = param(href, "jobListingId", "jl")
         if not re.fullmatch(r"\d{4,20}", listing):
             return None
-        site = host if host.startswith("www.") else "www." + host
         return JobLink(listing, f"glassdoor:{listing}",
-                       f"https://{site}/partner/jobListing.htm?jobListingId={listing}", host)
+                       f"https://www.{site}/partner/jobListing.htm?jobListingId={listing}", site)
 
     def read(self, card: CardText) -> NormalizedPosting | None:
         lines = [line for line in card.lines if not _RATING.match(line)]

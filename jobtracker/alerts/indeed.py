@@ -27,6 +27,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _JK = re.compile(r"[0-9a-f]{16}", re.I)
@@ -66,11 +67,11 @@ class Indeed(Sender):
         return super().sends(address) and domain != "indeed.com"
 
     def template(self, mail: Mail) -> str:
-        return "match" if mail.domain.endswith("match.indeed.com") else "digest"
+        return "match" if host_is(mail.domain, "match.indeed.com") else "digest"
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "indeed.com" or host.endswith(".indeed.com")):
+        if not host_is(host, "indeed.com"):
             return None
         jk = param(href, "jk", "vjk")
         if _JK.fullmatch(jk):

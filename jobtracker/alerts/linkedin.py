@@ -29,6 +29,7 @@ from jobtracker.alerts.base import (
     posting,
     query,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _VIEW = re.compile(r"/(?:comm/)?jobs/view/(?:[^/?#]*?-)?(\d{7,})(?:[/?#]|$)")
@@ -89,9 +90,9 @@ class LinkedIn(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if host == "lnkd.in":          # a short link: no id offline, never stored
+        if host_is(host, "lnkd.in"):   # a short link: no id offline, never stored
             return JobLink(key=href.split("?", 1)[0])
-        if not (host == "linkedin.com" or host.endswith(".linkedin.com")):
+        if not host_is(host, "linkedin.com"):
             return None
         found = _VIEW.search(href.split("?", 1)[0] + "/")
         job_id = found.group(1) if found else ""

@@ -23,6 +23,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _SLUG = re.compile(r"job_listing_slug(?:=|%3D|=3D)?(\d{3,12})-([a-z0-9][a-z0-9-]{0,150})", re.I)
@@ -48,7 +49,7 @@ class Wellfound(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "wellfound.com" or host.endswith(".wellfound.com")):
+        if not host_is(host, "wellfound.com"):
             return None
         found = _SLUG.search(href) or _PATH.search(href.split("?", 1)[0])
         if not found:

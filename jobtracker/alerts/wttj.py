@@ -28,6 +28,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _PAGE = re.compile(
@@ -69,7 +70,7 @@ class WelcomeToTheJungle(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "welcometothejungle.com" or host.endswith(".welcometothejungle.com")):
+        if not host_is(host, "welcometothejungle.com"):
             return None
         page = ""
         if "/ls/click" in href:

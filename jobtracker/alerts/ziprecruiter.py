@@ -22,6 +22,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _JOB_PATH = re.compile(r"^/(?:ekm|km|k|c|job|jobs/v2)/([^/?#]+)")
@@ -48,7 +49,7 @@ class ZipRecruiter(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "ziprecruiter.com" or host.endswith(".ziprecruiter.com")):
+        if not host_is(host, "ziprecruiter.com"):
             return None
         path = href.split("://", 1)[-1].partition("/")[2].split("?", 1)[0]
         found = _JOB_PATH.match("/" + path)

@@ -18,6 +18,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
+from jobtracker import hosts
 from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
@@ -400,5 +401,4 @@ def host_is(url: str, domain: str) -> bool:
         return False
     if parts.scheme.lower() not in ("http", "https") or not host or "\\" in url:
         return False
-    host, domain = host.rstrip(".").lower(), domain.lower()
-    return host == domain or host.endswith("." + domain)
+    return hosts.host_is(host, domain)
