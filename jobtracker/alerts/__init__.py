@@ -94,6 +94,10 @@ def read_parsed(mail: Mail) -> Reading | None:
     sender = sender_of(mail.address)
     if sender is None:
         return None
+    if mail.unwalkable:
+        # Its body cannot be read: from a sender of alerts, it is counted and named as
+        # not understood, never dropped unseen.
+        return Reading(sender.name, "unreadable", mail)
     body = (mail.text or "") + "\n" + (mail.html or "")[:_BODY_CHECK_CHARS]
     if not sender.is_alert(mail, body):
         return None

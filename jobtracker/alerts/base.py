@@ -94,6 +94,7 @@ class Mail:
     html: str | None = None
     text: str | None = None
     headers: dict[str, str] = field(default_factory=dict)   # a few X- headers, lower keys
+    unwalkable: bool = False       # its MIME tree could not be walked (nested too deep)
 
     @property
     def domain(self) -> str:

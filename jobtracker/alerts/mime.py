@@ -190,11 +190,17 @@ def sender_address(raw: bytes) -> str:
 _PARAM = re.compile(rb';\s*([\w.-]+)\s*=\s*(?:"([^"]*)"|([^;\s]+))')
 _HEADER = re.compile(rb"(?im)^(content-type|content-transfer-encoding|content-disposition)"
                      rb"[ \t]*:[ \t]*((?:[^\r\n]|\r?\n[ \t])*)")
-MAX_DEPTH = 5
+# Nesting no alert has: a tree this deep is not walked at all (the feed parser's walk
+# recurses), and the mail is counted and named as not understood.
+MAX_NESTING = 20
 
 
 class _Unreadable(Exception):
     """A MIME tree the quick walk leaves to the feed parser."""
+
+
+class _TooDeep(Exception):
+    """A MIME tree nested past MAX_NESTING: no walker reads it."""
 
 
 def _split(data: bytes) -> tuple[bytes, bytes]:
@@ -265,7 +271,9 @@ def _walk(head: bytes, body: bytes, depth: int, found: dict[str, str], count: li
         return
     if kind.startswith("multipart/"):
         boundary = params.get("boundary", "").encode("latin-1")
-        if not boundary or depth >= MAX_DEPTH:
+        if depth >= MAX_NESTING:
+            raise _TooDeep
+        if not boundary:
             raise _Unreadable
         pieces = body.split(b"--" + boundary)
         for piece in pieces[1:]:
@@ -294,9 +302,12 @@ def read_mail(raw: bytes) -> Mail:
     """The mail in `raw` (at most MAX_MAIL_BYTES of it read). Never raises."""
     head = raw if len(raw) <= MAX_MAIL_BYTES else raw[:raw.rfind(b"\n", 0, MAX_MAIL_BYTES) + 1]
     quick: tuple[str | None, str | None] | None
+    unwalkable = False
     try:
         quick = _quick_parts(head)
-    except (_Unreadable, RecursionError):
+    except (_TooDeep, RecursionError):
+        quick, unwalkable = (None, None), True
+    except _Unreadable:
         quick = None
     try:
         if quick is None:
@@ -321,10 +332,11 @@ def read_mail(raw: bytes) -> Mail:
             html, text = _parts(msg)
         except Exception:  # a structure nothing can walk has no parts
             html = text = None
+            unwalkable = True
     key = message_id or "hash:" + hashlib.sha256(raw).hexdigest()[:16]
     return Mail(key=key, message_id=message_id, address=tidy(address, 200).lower(),
                 display=tidy(name, 200), subject=tidy(subject, 300), date=date,
-                html=html, text=text, headers=headers)
+                html=html, text=text, headers=headers, unwalkable=unwalkable)
 
 
 __all__ = ["MAX_MAIL_BYTES", "mailbox", "read_mail", "sender_address", "unflow"]

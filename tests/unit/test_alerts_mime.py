@@ -84,3 +84,23 @@ def test_a_google_alert_link_to_a_look_alike_search_host_is_no_card() -> None:
     forged = google_redirect("https://www.google.com.evil.example/search?q=jobs&ibp=htl;jobs")
     assert google.job_link(genuine) is not None
     assert google.job_link(forged) is None
+
+
+def _nested(depth: int, subject: str) -> bytes:
+    head = (f"From: LinkedIn <jobalerts-noreply@linkedin.com>\r\nSubject: {subject}\r\n"
+            "Message-ID: <deep@x>\r\n")
+    body = "Content-Type: text/plain\r\n\r\nView job: https://www.linkedin.com/comm/jobs/view/4317109784/\r\n"
+    for level in range(depth):
+        body = (f'Content-Type: multipart/mixed; boundary="b{level}"\r\n\r\n--b{level}\r\n'
+                f"{body}\r\n--b{level}--\r\n")
+    return (head + body).encode()
+
+
+def test_a_mail_nested_past_the_walkers_depth_is_counted_as_not_understood() -> None:
+    """Its body is never walked; from a sender of alerts it is a mail not understood
+    (named by its subject in the fetch line), whatever its subject says."""
+    reading = alerts.read(_nested(mime.MAX_NESTING + 5, "Your weekly digest"))
+    assert reading is not None and reading.sender == "linkedin"
+    assert reading.template == "unreadable" and not reading.understood
+    shallow = alerts.read(_nested(8, "Senior Engineer at Acme"))
+    assert shallow is not None and shallow.template != "unreadable"
