@@ -277,7 +277,9 @@ def description(text: str | None) -> str | None:
 
 
 def iso_time(value: Any) -> str | None:
-    """ISO 8601 text or epoch milliseconds → ISO 8601 in UTC ('Z'); None if unreadable."""
+    """ISO 8601 text or epoch milliseconds → ISO 8601 in UTC ('Z'); None if unreadable.
+    A time written without an offset (Remotive's `publication_date`) is UTC: every
+    stored date carries its zone."""
     if value is None or isinstance(value, bool):
         return None
     try:
@@ -288,9 +290,8 @@ def iso_time(value: Any) -> str | None:
             if text.endswith(" UTC"):             # Recruitee: "2026-09-01 10:00:00 UTC"
                 text = text[:-4] + "+00:00"
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-            if moment.tzinfo is None:
-                return moment.isoformat()
-            moment = moment.astimezone(UTC)
+            moment = (moment.replace(tzinfo=UTC) if moment.tzinfo is None
+                      else moment.astimezone(UTC))
     except (ValueError, OverflowError, OSError, TypeError):
         return None
     return moment.isoformat().replace("+00:00", "Z")
