@@ -65,7 +65,12 @@ class LinkedIn(Sender):
         r"^here are your job alert",
         r"your job alert for\b", r"^results from the new ai-powered job search",
         r"^new jobs from your other alerts", r"^<strong\b", r"^job search smarter with premium",
-        r"^learn why we included", r"^jobs? similar to your alert", r"^there were no results")
+        r"^learn why we included", r"^jobs? similar to your alert", r"^there were no results",
+        # Spanish chrome, as other projects' readers of real Spanish mail list it.
+        r"^ver anuncio de empleo$", r"^el empleo guardado sigue disponible",
+        r"^tu alerta de empleo",
+        r"^ver todos los empleos", r"^nuevos empleos", r"^\d+\+? nuevos? empleos?",
+        r"^tus otros empleos", r"^empleos similares")
     badges = pattern(
         r"^\d+ (?:school alumni|connections?|company alumni|company alum|anciens?)\b",
         r"^1 company alum$", r"^fast growing$", r"^actively (?:recruiting|hiring)$",
@@ -75,7 +80,10 @@ class LinkedIn(Sender):
         r"^your profile matches", r"^\d+ (?:days?|weeks?|hours?) ago$", r"^just now$",
         r"^\d+ (?:school|company) alum(?:ni)?$", r"^this company is actively hiring$",
         r"^apply with resume(?: & profile)?$", r"^actively reviewing applicants$",
-        r"^be an early applicant$", r"^\d+ connections? work here$")
+        r"^be an early applicant$", r"^\d+ connections? work here$",
+        r"^esta empresa busca personal activamente$", r"^solicitar con perfil y cv$",
+        r"^\d+ contactos?$", r"^promocionado$", r"^sé uno de los primeros",
+        r"^\d+ personas? (?:estudi|trabaj)", r"^solicitud sencilla$")
 
     def template(self, mail: Mail) -> str:
         header = mail.headers.get("x-linkedin-template", "")
