@@ -83,7 +83,9 @@ class LinkedIn(Sender):
         r"^be an early applicant$", r"^\d+ connections? work here$",
         r"^esta empresa busca personal activamente$", r"^solicitar con perfil y cv$",
         r"^\d+ contactos?$", r"^promocionado$", r"^sé uno de los primeros",
-        r"^\d+ personas? (?:estudi|trabaj)", r"^solicitud sencilla$")
+        r"^\d+ personas? (?:estudi|trabaj)", r"^solicitud sencilla$",
+        r"^(?:high |medium |low )?skills? match$", r"^expand your search$",
+        r"^recommendations based on your activity")
 
     def template(self, mail: Mail) -> str:
         header = mail.headers.get("x-linkedin-template", "")
@@ -132,6 +134,8 @@ class LinkedIn(Sender):
         company = place = ""
         if rest and " · " in rest[0]:
             company, _, place = rest[0].partition(" · ")
+            # "$150K-$260K / year" under "Company · Place", before the badges.
+            pay = pay or next((line for line in rest[1:3] if looks_like_salary(line)), "")
         elif rest:
             company = rest[0]
             place = rest[1] if len(rest) > 1 else ""

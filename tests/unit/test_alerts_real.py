@@ -143,3 +143,12 @@ def test_a_wrapped_title_is_joined_and_a_blank_line_inside_a_card_ends_nothing()
     assert reading is not None
     assert [(p.title, p.company, p.location) for p in reading.postings] == [
         ("Engineering Manager - Payments, Up to £130,000 + Bonus", "Monzo", "London")]
+
+
+def test_a_linkedin_html_card_s_pay_line_is_its_salary() -> None:
+    reading = alerts.read((REAL / "linkedin-facets-1.eml").read_bytes())
+    assert reading is not None and reading.part == "html"
+    fieldguide = next(p for p in reading.postings if p.company == "Fieldguide")
+    assert (fieldguide.salary_min, fieldguide.salary_max, fieldguide.salary_currency) == (
+        150_000, 260_000, "USD")
+    assert fieldguide.url == "https://www.linkedin.com/jobs/view/4421235421/"
