@@ -49,7 +49,7 @@ class Glassdoor(Sender):
                      r"^your job listings for", r"^jobs for you$",
                      r"^new jobs? for you", r"^unsubscribe", r"^© ?(?:\d{4} )?glassdoor",
                      r"^manage (?:email|job) alerts", r"^you(?:'re| are) receiving",
-                     r"^glassdoor$", r"^\d+ new jobs?\b", r"^download the app")
+                     r"^\d+ new jobs?\b", r"^download the app")
     badges = pattern(r"^easy apply$", r"^candidature facile$", r"^new$", r"^hot$",
                      r"^\((?:employer|glassdoor) est\.?\)$", r"^top company$")
 

@@ -90,7 +90,7 @@ class Google(Sender):
     chrome = pattern(r"^job alerts? from google", r"^\d+ (?:new jobs?|neue[rn]? jobs?)\b",
                      r"^(?:see|view|alle) (?:all|more|jobs)", r"^unsubscribe",
                      r"^abbestellen", r"^google llc", r"^©", r"^you(?:'re| are) receiving",
-                     r"^manage (?:job )?alerts", r"^benachrichtigung", r"^google$",
+                     r"^manage (?:job )?alerts", r"^benachrichtigung",
                      r"^privacy", r"^datenschutz", r"^alle \d+ jobs")
     box = None
 

@@ -47,7 +47,7 @@ class Indeed(Sender):
         r"^(?:see|view) (?:all|more)(?: jobs)?\b", r"^new jobs? (?:for|in)\b",
         r"^jobs? (?:for|in)\b.*:$", r"^your background could be a match",
         r"^based on your", r"^unsubscribe", r"^manage (?:job )?alerts", r"^© ?\d{4} indeed",
-        r"^indeed$", r"^privacy", r"^you are receiving", r"^this (?:email|message) was sent",
+        r"^privacy", r"^you are receiving", r"^this (?:email|message) was sent",
         r"^\d+ new jobs? for", r"^edit this (?:job )?alert", r"^view job$", r"^apply now$",
         r"^hi\b[^,]{0,40},", r"^jobs are based on your", r"^indeed job alert$",
         r"^\d+ nouve(?:aux|l) emplois?\b", r"^jobs \d+-\d+ of \d+", r"^salaries estimated",

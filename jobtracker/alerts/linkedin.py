@@ -60,7 +60,7 @@ class LinkedIn(Sender):
         r"^you are receiving", r"^vous recevez", r"^unsubscribe", r"^se désabonner",
         r"^help$", r"^aide$", r"^©", r"linkedin corporation", r"^learn why we included",
         r"^install (?:the )?linkedin", r"^get the new linkedin", r"^manage (?:your )?job alerts",
-        r"^gérer", r"^is hiring\b", r"^linkedin$", r"\bis hiring (?:a|an)\b",
+        r"^gérer", r"^is hiring\b", r"\bis hiring (?:a|an)\b",
         r"^\d+\+? new jobs? match", r"^new jobs? match your preferences",
         r"^here are your job alert",
         r"your job alert for\b", r"^results from the new ai-powered job search",

@@ -40,7 +40,7 @@ class Wellfound(Sender):
     markers = ("learn more", "job_listing_slug", "our take", "employees")
     chrome = pattern(r"^new jobs? (?:for you|matching)", r"^(?:see|view) (?:all|more)\b",
                      r"^unsubscribe", r"^manage (?:your )?(?:job )?(?:alerts|preferences)",
-                     r"^wellfound$", r"^©", r"^you(?:'re| are) receiving",
+                     r"^©", r"^you(?:'re| are) receiving",
                      r"^learn more$", r"^here are", r"^\d+ new jobs?\b")
     badges = pattern(r"^actively hiring$", r"^recently funded$", r"^top investors?$",
                      r"^remote friendly$", r"^new$", r"^growing fast$", r"^responsive$",

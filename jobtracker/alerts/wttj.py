@@ -64,7 +64,7 @@ class WelcomeToTheJungle(Sender):
     markers = ("job-item", "voir l'offre", "see the job", "new match", "nouveau job")
     chrome = pattern(r"^new match\b", r"^nouveau job", r"^(?:see|voir) (?:all|toutes|the job|"
                      r"l'offre)", r"^unsubscribe", r"^se désinscrire", r"^©",
-                     r"^welcome to the jungle$", r"^gérer mes alertes", r"^manage (?:my )?alerts")
+                     r"^gérer mes alertes", r"^manage (?:my )?alerts")
     box = ("table", "job-item")
     text_paragraph = True
 

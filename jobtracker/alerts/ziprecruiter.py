@@ -42,7 +42,7 @@ class ZipRecruiter(Sender):
                      r"^hi\b[^,]{0,40},$", r"^your career advisor$", r"^get hired faster$",
                      r"^download the free", r"ziprecruiter, inc\.",
                      r"^unsubscribe", r"^manage (?:your )?(?:job )?alerts", r"^©",
-                     r"^ziprecruiter$", r"^you(?:'re| are) receiving", r"^privacy")
+                     r"^you(?:'re| are) receiving", r"^privacy")
     badges = pattern(r"^view details$", r"^1-click apply$", r"^estimated pay$", r"^apply$",
                      r"^new$", r"^quick apply$", r"^great match$", r"^top match$",
                      r"^be seen first$")
