@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobtracker.alerts import glassdoor, google, indeed, linkedin, wellfound, wttj, ziprecruiter
+from jobtracker.alerts import (
+    glassdoor,
+    google,
+    indeed,
+    jobright,
+    linkedin,
+    wellfound,
+    wttj,
+    ziprecruiter,
+)
 from jobtracker.alerts.base import MAX_CARDS, CardText, Counts, Mail, Sender
 from jobtracker.alerts.html import lines_from_html
 from jobtracker.alerts.mime import read_mail
@@ -21,7 +30,7 @@ from jobtracker.sources.base import NormalizedPosting
 
 _SENDERS: tuple[Sender, ...] = (
     linkedin.SENDER, indeed.SENDER, glassdoor.SENDER, ziprecruiter.SENDER,
-    wellfound.SENDER, wttj.SENDER, google.SENDER,
+    wellfound.SENDER, wttj.SENDER, google.SENDER, jobright.SENDER,
 )
 
 # Sender name (the token of its board, `alerts:<name>` in fetch) → the sender.

@@ -255,9 +255,11 @@ _CURRENCY = (("CA$", "CAD"), ("C$", "CAD"), ("A$", "AUD"), ("AU$", "AUD"), ("US$
              ("USD", "USD"), ("GBP", "GBP"))
 _AMOUNT = r"(\d{1,3}(?:[,.\u202f ]\d{3})+|\d+(?:[.,]\d+)?)\s*([kKmM])?"
 _SYMBOL = r"(CA\$|C\$|AU?\$|US\$|\$|€|£|CHF|EUR|USD|GBP)"
+# "$125K/yr - $175K/yr": a unit may follow the first amount too.
+_PER = r"(?:\s*/\s*(?:yr|year|hr|hour|mo|month))?"
 _RANGE = re.compile(
-    rf"{_SYMBOL}?\s?{_AMOUNT}\s*{_SYMBOL}?\s*(?:-|–|—|to|à|bis)\s*{_SYMBOL}?\s?{_AMOUNT}"
-    rf"\s*{_SYMBOL}?", re.I)
+    rf"{_SYMBOL}?\s?{_AMOUNT}\s*{_SYMBOL}?{_PER}\s*(?:-|–|—|to|à|bis)\s*{_SYMBOL}?\s?"
+    rf"{_AMOUNT}\s*{_SYMBOL}?", re.I)
 _SINGLE = re.compile(rf"{_SYMBOL}\s?{_AMOUNT}|{_AMOUNT}\s*{_SYMBOL}", re.I)
 _HOURLY = re.compile(r"an hour|per hour|/\s?h(?:ou)?r\b|hourly|/heure|de l'heure|pro stunde",
                      re.I)
@@ -302,7 +304,8 @@ def salary(text: str, bare: str | None = None) -> tuple[float, float | None, str
         # "$173–233k": the suffix written once counts for both ends.
         lo, hi = _amount(low, k1 or k2), _amount(high, k2 or k1)
         yearly = bool(k1 or k2) or bool(_YEARLY.search(text))
-        if currency and lo is not None and hi is not None and 0 < lo <= hi and (
+        # Under 1,000 a year is no salary ("$25 - $28 / yr" is an hourly rate mislabelled).
+        if currency and lo is not None and hi is not None and 1000 <= lo <= hi and (
                 yearly or lo >= 1000):
             return lo, hi, currency
         return None
