@@ -10,10 +10,12 @@ model and a person can both read.
 
 from __future__ import annotations
 
-import html
 import re
 import unicodedata
+from collections.abc import Callable
 from urllib.parse import urlsplit
+
+from selectolax.lexbor import LexborHTMLParser, LexborNode
 
 # ESC-introduced sequences (CSI `ESC [ ... final`, OSC `ESC ] ... BEL|ST`, and
 # two-character escapes): removed whole, so no "[31m" debris is left behind.
@@ -50,10 +52,10 @@ def clean_text(text: str | None) -> str:
     return _clean(text, "\t")
 
 
-def _clean(text: str | None, keep: str) -> str:
+def _clean(text: str | None, keep: str, ansi: bool = True) -> str:
     if not text:
         return ""
-    if "\x1b" in text or "\x9b" in text:
+    if ansi and ("\x1b" in text or "\x9b" in text):
         text = _ANSI.sub("", text)
     text = text.replace("\r\n", "\n").replace("\r", "\n")
     if text.replace("\n", " ").replace("\t", " ").isprintable():
@@ -97,46 +99,39 @@ def one_line(text: str | None, limit: int = 0) -> str:
 
 # --- HTML ---------------------------------------------------------------------------
 #
-# Regular-expression passes instead of `html.parser`: descriptions are a fetch's main
-# CPU cost (30,000 of them in the benchmark) and the stdlib parser spends ~4 µs of
-# pure-Python bookkeeping per tag. Here text never passes through Python code piece
-# by piece: one split finds every tag, a table says what each becomes, and only list
-# tags (which count) call into Python. Browsers' leniency is kept where it matters:
-# a `<` that does not start a tag is text, unclosed comments and scripts run to the
-# end, the content of <script> and <style> is never markup, and end tags are not
-# matched against open ones. A tag's attributes are bounded and hold no `<` or `>`,
-# which keeps every scan linear on hostile input (thousands of `<` with no `>`).
+# Markup goes through a real HTML5 parser (selectolax's Lexbor engine, C): it decides
+# where every element ends as a browser does (an omitted `</p>`, `</li>`, `</td>`,
+# `</head>` or `</body>`, an unclosed `<script>` that swallows the rest, a stray `<`
+# that is text), and decodes each entity once. The tree is then walked in document
+# order without recursion and each element laid out by a table; no regular
+# expression decides where an element ends. A budget bounds the parser's own cost:
+# past MAX_BLOCK_TAGS block start tags the rest of the markup is not read (a
+# block nested in thousands of open blocks costs the parser time in proportion to
+# their number), and a walk visits at most MAX_ELEMENTS elements.
 
-# Dropped whole, whichever starts first: comments, doctypes, and elements whose
-# content is never text for a reader.
-_DROP = re.compile(
-    # The lookahead lets the scan skip every other tag at C speed.
-    r"<(?=[!?a-zA-Z])(?:!--.*?(?:-->|\Z)"
-    r"|[!?][^<>]{0,4000}>"
-    r"|(script|style|textarea|xmp|noscript|template|head|title|svg|iframe|object|canvas"
-    r"|select|button)\b[^<>]{0,4000}>.*?(?:</\1\s*>|\Z))",
-    re.S | re.I,
-)
-_PRE = re.compile(r"<pre\b[^<>]{0,4000}>(.*?)(?:</pre\s*>|\Z)", re.S | re.I)
-_TAG = re.compile(r"<(/?[a-zA-Z][a-zA-Z0-9:-]{0,40})(?![a-zA-Z0-9:-])[^<>]{0,4000}>")
+MAX_BLOCK_TAGS = 8_000
+MAX_ELEMENTS = 200_000
+# Start tags of the elements that make an HTML5 parser look through every open
+# element (they close an open <p>): counted, never used to find an element's end.
+_BLOCK_START = re.compile(
+    r"<(?:address|article|aside|blockquote|center|details|dialog|dir|div|dl|fieldset"
+    r"|figcaption|figure|footer|header|hgroup|main|menu|nav|ol|p|search|section|summary"
+    r"|ul|h[1-6]|pre|listing|form|table|hr|xmp|dd|dt|li|plaintext)(?=[\s/>])", re.I)
 _SPACES = re.compile(r" {2,}")
 _PLACEHOLDER = re.compile("\x02([0-9]+)\x03")
 
+# Elements whose content is never text for a reader.
+_SKIPPED = frozenset(("script", "style", "textarea", "xmp", "noscript", "template", "head",
+                      "title", "svg", "math", "iframe", "object", "canvas", "select", "button"))
 # Elements that start and end a paragraph (a blank line around them).
 _BLOCK = ("p", "div", "section", "article", "header", "footer", "main", "aside", "nav",
           "h1", "h2", "h3", "h4", "h5", "h6", "dl", "table", "blockquote", "pre", "figure",
-          "figcaption", "form", "fieldset", "address", "details", "summary", "hr")
-# Elements that start a new line but not a new paragraph.
-_LINE = ("br", "tr", "dt", "dd", "caption")
-# Inline elements, the commonest tags of all, which become nothing.
-_INLINE = ("a", "b", "strong", "i", "em", "u", "span", "small", "sup", "sub", "code", "font",
-           "mark", "s", "del", "ins", "abbr", "cite", "q", "img", "label", "time")
-# What each tag (`p`, or `/p` for its end tag) becomes; lists need `_Layout`, and
-# every other tag (<b>, <a>, <span>, <img>, ...) becomes nothing.
+          "figcaption", "form", "fieldset", "address", "details", "summary", "hr", "center")
+# What entering (`p`) and leaving (`/p`) each element lays out; lists need `_Layout`,
+# every other element (<b>, <a>, <span>, <img>, ...) becomes nothing.
 _FIXED = {
     **{tag: "\n\n" for tag in _BLOCK}, **{"/" + tag: "\n\n" for tag in _BLOCK},
-    **{tag: "\n" for tag in _LINE}, "td": " ", "th": " ", "/li": "",
-    **{tag: "" for tag in _INLINE}, **{"/" + tag: "" for tag in _INLINE},
+    "br": "\n", "tr": "\n", "dt": "\n", "dd": "\n", "caption": "\n", "td": " ", "th": " ",
 }
 # Private marks (control characters, so cleaning the input first removes any that
 # came with it): an indent that line stripping keeps, and the brackets of a <pre>
@@ -144,32 +139,104 @@ _FIXED = {
 _INDENT, _OPEN, _CLOSE = "\x01", "\x02", "\x03"
 
 
+def html_tree(markup: str, max_blocks: int = MAX_BLOCK_TAGS) -> tuple[LexborHTMLParser, bool]:
+    """The parsed document, and whether the budget cut the markup short (the markup
+    after the `max_blocks`-th block start tag is not given to the parser)."""
+    cut = False
+    if len(markup) > 64 * max_blocks or markup.count("<") > max_blocks:
+        for count, found in enumerate(_BLOCK_START.finditer(markup)):
+            if count >= max_blocks:
+                markup, cut = markup[:found.start()], True
+                break
+    return LexborHTMLParser(markup), cut
+
+
+def walk(root: LexborNode, enter: Callable[[LexborNode, str], bool], leave: Callable[[str], None],
+         text: Callable[[str], None], limit: int = MAX_ELEMENTS) -> bool:
+    """Visit `root`'s tree in document order, without recursion: `enter(node, tag)`
+    for each element (return False to skip what it holds), `leave(tag)` after its
+    content, `text(str)` for each text node. Returns False when `limit` elements were
+    visited before the end."""
+    node: LexborNode | None = root
+    seen = 0
+    while node is not None:
+        tag = node.tag
+        descend = False
+        if tag == "-text":
+            text(node.text_content or "")
+        elif tag and tag[0] != "-":
+            seen += 1
+            if seen > limit:
+                return False
+            descend = enter(node, tag)
+        child = node.child if descend else None
+        if child is not None:
+            node = child
+            continue
+        if descend:
+            leave(tag or "")
+        while True:
+            if node is root:
+                return True
+            sibling = node.next
+            if sibling is not None:
+                node = sibling
+                break
+            node = node.parent
+            if node is None:
+                return True
+            leave(node.tag or "")
+    return True
+
+
 class _Layout:
-    """The text a tag becomes; remembers the open lists for bullets and numbers."""
+    """What each element lays out as the walk enters and leaves it; remembers the open
+    lists for bullets and numbers and sets <pre> blocks aside."""
 
     def __init__(self) -> None:
+        self.out: list[str] = []
         self.lists: list[list[int]] = []    # per open list: [next number], 0 for bullets
+        self.blocks: list[str] = []         # <pre> contents, whitespace intact
 
-    def __call__(self, tag: str) -> str:
-        """What the tag named `tag` (`/name` for an end tag) becomes, in document order."""
-        fixed = _FIXED.get(tag)             # tags are nearly always lower case already
-        if fixed is not None:
-            return fixed
-        tag = tag.lower()
+    def text(self, value: str) -> None:
+        """A text node, its whitespace one space (an edge's space is kept: it parts
+        this text from the next element's)."""
+        if value.isspace():
+            self.out.append(" ")
+            return
+        flat = " ".join(value.split())
+        if value[:1].isspace():
+            flat = " " + flat
+        if value[-1:].isspace():
+            flat += " "
+        self.out.append(flat)
+
+    def enter(self, node: LexborNode, tag: str) -> bool:
+        if tag in _SKIPPED:
+            return False
         fixed = _FIXED.get(tag)
+        if tag == "pre":
+            self.blocks.append(clean_text(node.text(deep=True)).strip("\n"))
+            self.out.append(f"\n\n{_OPEN}{len(self.blocks) - 1}{_CLOSE}\n\n")
+            return False
         if fixed is not None:
-            return fixed
-        if tag == "li":
-            return "\n" + self._bullet()
-        if tag in ("ul", "ol"):
+            self.out.append(fixed)
+        elif tag == "li":
+            self.out.append("\n" + self._bullet())
+        elif tag in ("ul", "ol"):
             self.lists.append([1 if tag == "ol" else 0])
             # A list nested in an item continues that item; its own items start lines.
-            return "" if len(self.lists) > 1 else "\n\n"
-        if tag in ("/ul", "/ol"):
+            self.out.append("" if len(self.lists) > 1 else "\n\n")
+        return True
+
+    def leave(self, tag: str) -> None:
+        fixed = _FIXED.get("/" + tag)
+        if fixed is not None:
+            self.out.append(fixed)
+        elif tag in ("ul", "ol"):
             if self.lists:
                 self.lists.pop()
-            return "" if self.lists else "\n\n"
-        return ""
+            self.out.append("" if self.lists else "\n\n")
 
     def _bullet(self) -> str:
         if not self.lists:
@@ -180,25 +247,6 @@ class _Layout:
             return indent + "- "
         counter[0] += 1
         return f"{indent}{counter[0] - 1}. "
-
-
-def _layout(text: str) -> str:
-    """Every tag in `text` replaced by the text it lays out. The tags are found by one
-    split in C (text and tag names alternate in what it returns), and looked up in a
-    list comprehension: a substitution calling back into Python for each tag took
-    three times as long."""
-    parts = _TAG.split(text)
-    if len(parts) == 1:
-        return text
-    names = parts[1::2]
-    laid = [_FIXED.get(name) for name in names]
-    if None in laid:     # lists, upper case, other tags: looked at in document order
-        layout = _Layout()
-        for index, value in enumerate(laid):
-            if value is None:
-                laid[index] = layout(names[index])
-    parts[1::2] = laid
-    return "".join(parts)
 
 
 def _lines(text: str) -> str:
@@ -216,10 +264,6 @@ def _lines(text: str) -> str:
     return "\n".join(out)
 
 
-def _unescape(text: str) -> str:
-    return html.unescape(text) if "&" in text else text
-
-
 def html_to_text(markup: str | None) -> str:
     """Readable plain text from an HTML fragment.
 
@@ -231,24 +275,19 @@ def html_to_text(markup: str | None) -> str:
     """
     if not markup:
         return ""
-    text = _DROP.sub(" ", clean_text(markup))        # controls out first: marks are ours
-    blocks: list[str] = []
-    if "<pre" in text or "<PRE" in text:
-        text = _PRE.sub(lambda m: _keep_pre(m, blocks), text)
-    text = _layout(" ".join(text.split()))             # all whitespace is one space
-    if "&" in text:
-        # Entities can spell characters the first cleaning removed (&#x202e;).
-        text = _clean(html.unescape(text), keep="\t" + _INDENT + _OPEN + _CLOSE)
+    tree, _cut = html_tree(clean_text(markup))        # controls out first: marks are ours
+    root = tree.root
+    if root is None:
+        return ""
+    layout = _Layout()
+    walk(root, layout.enter, layout.leave, layout.text)
+    # Entities can spell characters the first cleaning removed (&#x202e;, &#27;): each
+    # is dropped alone (an escape sequence in the input was removed whole before).
+    text = _clean("".join(layout.out), keep="\t" + _INDENT + _OPEN + _CLOSE, ansi=False)
     text = text.replace("\xa0", " ").replace("\t", " ")
     if "  " in text:
         text = _SPACES.sub(" ", text)
     text = _lines(text).replace(_INDENT, " ")
-    if blocks:
-        text = _PLACEHOLDER.sub(lambda m: blocks[int(m.group(1))], text)
+    if layout.blocks:
+        text = _PLACEHOLDER.sub(lambda m: layout.blocks[int(m.group(1))], text)
     return text
-
-
-def _keep_pre(match: re.Match[str], blocks: list[str]) -> str:
-    """Set a <pre> block's text aside, whitespace intact, behind a placeholder."""
-    blocks.append(clean_text(_unescape(_TAG.sub("", match.group(1)))).strip("\n"))
-    return f"<pre>{_OPEN}{len(blocks) - 1}{_CLOSE}</pre>"

@@ -12,7 +12,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from jobtracker.alerts import glassdoor, google, indeed, linkedin, wellfound, wttj, ziprecruiter
+from jobtracker.alerts import (
+    glassdoor,
+    google,
+    indeed,
+    jobright,
+    linkedin,
+    wellfound,
+    wttj,
+    ziprecruiter,
+)
 from jobtracker.alerts.base import MAX_CARDS, CardText, Counts, Mail, Sender
 from jobtracker.alerts.html import lines_from_html
 from jobtracker.alerts.mime import read_mail
@@ -24,7 +33,7 @@ from jobtracker.sources.base import NormalizedPosting
 # tuple's order is the order `sender_of` asks them in.
 REGISTRY: Registry[Sender] = Registry((
     linkedin.SENDER, indeed.SENDER, glassdoor.SENDER, ziprecruiter.SENDER,
-    wellfound.SENDER, wttj.SENDER, google.SENDER,
+    wellfound.SENDER, wttj.SENDER, google.SENDER, jobright.SENDER,
 ))
 
 # How much of the HTML a body check reads (the markers sit in the first cards).
@@ -94,6 +103,10 @@ def read_parsed(mail: Mail) -> Reading | None:
     sender = sender_of(mail.address)
     if sender is None:
         return None
+    if mail.unwalkable:
+        # Its body cannot be read: from a sender of alerts, it is counted and named as
+        # not understood, never dropped unseen.
+        return Reading(sender.name, "unreadable", mail)
     body = (mail.text or "") + "\n" + (mail.html or "")[:_BODY_CHECK_CHARS]
     if not sender.is_alert(mail, body):
         return None

@@ -17,11 +17,12 @@ import hashlib
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime, timedelta
 from functools import lru_cache
 from urllib.parse import parse_qs, quote_plus, unquote_plus, urlsplit
 
+from jobtracker.hosts import host_in
 from jobtracker.sources.base import NormalizedPosting
 from jobtracker.text import one_line
 
@@ -33,6 +34,7 @@ MAX_CARDS = 100              # cards read from one mail
 MAX_CARD_LINES = 16          # lines one card may hold before it is cut
 MAX_CARD_LINKS = 12          # links one card may hold; more are counted and ignored
 MAX_LINE_CHARS = 400         # a line is cut to this
+MAX_LINES_LOOKED = 2_000     # lines looked through to tell a text part's layout
 SNIPPET_CHARS = 500          # the snippet kept as the card's short description
 FIELD_CHARS = 200            # title, company, location
 
@@ -76,6 +78,7 @@ class JobLink:
     key: str
     external_id: str | None = None
     url: str | None = None
+    site: str = ""            # the sender's site the link is on (its country's currency)
 
 
 @dataclass
@@ -91,6 +94,7 @@ class Mail:
     html: str | None = None
     text: str | None = None
     headers: dict[str, str] = field(default_factory=dict)   # a few X- headers, lower keys
+    unwalkable: bool = False       # its MIME tree could not be walked (nested too deep)
 
     @property
     def domain(self) -> str:
@@ -119,8 +123,7 @@ class Counts:
 def domain_is(domain: str, *suffixes: str) -> bool:
     """Whether `domain` is one of `suffixes` or a subdomain of one: dot-bounded, so
     `linkedin.com.example` and `evil-linkedin.com` are not `linkedin.com`."""
-    domain = domain.lower().rstrip(".")
-    return any(domain == s or domain.endswith("." + s) for s in suffixes)
+    return host_in(domain, suffixes)
 
 
 _HOST = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.-]{0,20}://(?:[^/?#@]{0,200}@)?([^/?#:@\\]{1,253})")
@@ -178,7 +181,8 @@ def _norm(text: str) -> str:
 
 # Work-place notes a location carries in one sender and not another.
 _ARRANGEMENT = re.compile(
-    r"\s*\((?:remote|hybrid|on-?site|hybride|sur site|télétravail|remoto|híbrido)\)\s*$", re.I)
+    r"\s*\((?:remote|hybrid|on-?site|in-?person|in person|hybride|sur site|télétravail|remoto"
+    r"|híbrido)\)\s*$", re.I)
 
 
 def location_key(location: str) -> str:
@@ -206,16 +210,56 @@ def remote_of(location: str) -> bool | None:
     return None
 
 
+_WRAPPED = re.compile(r"[\d,.]$")
+_CONTINUED = re.compile(r"^\d{3}\b")
+
+
+def join_wrapped(lines: Sequence[str]) -> list[str]:
+    """Lines with a number broken across two of them joined back ("… Up to £130" /
+    "000 + Bonus" is one title): a text part wraps long lines at a fixed width."""
+    out: list[str] = []
+    for line in lines:
+        if out and _WRAPPED.search(out[-1]) and _CONTINUED.match(line):
+            joiner = "" if out[-1].endswith((",", ".")) else ","
+            out[-1] = out[-1] + joiner + line
+        else:
+            out.append(line)
+    return out
+
+
 # --- salary ---------------------------------------------------------------------------
+
+# The currency a bare "$" or "£" stands for on a sender's country site (the host's
+# first label or its last: `ca.indeed.com`, `www.glassdoor.ca`, `uk.indeed.com`).
+COUNTRY_CURRENCY = {"ca": "CAD", "au": "AUD", "nz": "NZD", "sg": "SGD", "hk": "HKD",
+                    "ch": "CHF", "uk": "GBP", "gb": "GBP", "ie": "EUR", "de": "EUR",
+                    "fr": "EUR", "nl": "EUR", "be": "EUR", "at": "EUR", "es": "EUR",
+                    "it": "EUR", "in": "INR", "mx": "MXN"}
+_BARE = frozenset(("$", "£"))
+
+
+def site_currency(host: str) -> str | None:
+    """The currency of the country a sender's site is for, from its host name."""
+    labels = host.lower().rstrip(".").split(".")
+    if len(labels) >= 3 and labels[0] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[0]]        # uk.indeed.com
+    if labels and labels[-1] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[-1]]       # glassdoor.ca
+    if len(labels) >= 2 and labels[-2] in ("co", "com") and labels[-1] in COUNTRY_CURRENCY:
+        return COUNTRY_CURRENCY[labels[-1]]
+    return None
+
 
 _CURRENCY = (("CA$", "CAD"), ("C$", "CAD"), ("A$", "AUD"), ("AU$", "AUD"), ("US$", "USD"),
              ("$", "USD"), ("€", "EUR"), ("£", "GBP"), ("CHF", "CHF"), ("EUR", "EUR"),
              ("USD", "USD"), ("GBP", "GBP"))
 _AMOUNT = r"(\d{1,3}(?:[,.\u202f ]\d{3})+|\d+(?:[.,]\d+)?)\s*([kKmM])?"
 _SYMBOL = r"(CA\$|C\$|AU?\$|US\$|\$|€|£|CHF|EUR|USD|GBP)"
+# "$125K/yr - $175K/yr": a unit may follow the first amount too.
+_PER = r"(?:\s*/\s*(?:yr|year|hr|hour|mo|month))?"
 _RANGE = re.compile(
-    rf"{_SYMBOL}?\s?{_AMOUNT}\s*{_SYMBOL}?\s*(?:-|–|—|to|à|bis)\s*{_SYMBOL}?\s?{_AMOUNT}"
-    rf"\s*{_SYMBOL}?", re.I)
+    rf"{_SYMBOL}?\s?{_AMOUNT}\s*{_SYMBOL}?{_PER}\s*(?:-|–|—|to|à|bis)\s*{_SYMBOL}?\s?"
+    rf"{_AMOUNT}\s*{_SYMBOL}?", re.I)
 _SINGLE = re.compile(rf"{_SYMBOL}\s?{_AMOUNT}|{_AMOUNT}\s*{_SYMBOL}", re.I)
 _HOURLY = re.compile(r"an hour|per hour|/\s?h(?:ou)?r\b|hourly|/heure|de l'heure|pro stunde",
                      re.I)
@@ -244,20 +288,24 @@ def _currency(*symbols: str | None) -> str | None:
     return None
 
 
-def salary(text: str) -> tuple[float, float | None, str] | None:
+def salary(text: str, bare: str | None = None) -> tuple[float, float | None, str] | None:
     """(yearly minimum, maximum or None, currency) when `text` states a yearly pay with
     a currency: "$75,000 - $100,000 a year", "$183K - $237K", "€60–80k". Hourly and
-    monthly pay are not yearly salaries (the postings table holds those only)."""
+    monthly pay are not yearly salaries (the postings table holds those only).
+    `bare`: the currency a bare "$" or "£" stands for (the sender's country site)."""
     if _HOURLY.search(text) or _MONTHLY.search(text):
         return None
     found = _RANGE.search(text)
     if found:
         s1, low, k1, s2, s3, high, k2, s4 = found.groups()
         currency = _currency(s1, s2, s3, s4)
+        if bare and next((x for x in (s1, s2, s3, s4) if x), None) in _BARE:
+            currency = bare
         # "$173–233k": the suffix written once counts for both ends.
         lo, hi = _amount(low, k1 or k2), _amount(high, k2 or k1)
         yearly = bool(k1 or k2) or bool(_YEARLY.search(text))
-        if currency and lo is not None and hi is not None and 0 < lo <= hi and (
+        # Under 1,000 a year is no salary ("$25 - $28 / yr" is an hourly rate mislabelled).
+        if currency and lo is not None and hi is not None and 1000 <= lo <= hi and (
                 yearly or lo >= 1000):
             return lo, hi, currency
         return None
@@ -268,6 +316,8 @@ def salary(text: str) -> tuple[float, float | None, str] | None:
             currency, value = _currency(groups[0]), _amount(groups[1], groups[2])
         else:
             currency, value = _currency(groups[5]), _amount(groups[3], groups[4])
+        if bare and (groups[0] or groups[5]) in _BARE:
+            currency = bare
         if currency and value and (value >= 1000):
             return value, None, currency
     return None
@@ -280,7 +330,7 @@ def looks_like_salary(text: str) -> bool:
 # --- age ------------------------------------------------------------------------------
 
 _AGE = re.compile(
-    r"^(?:(just posted|today|new|aujourd'hui|heute|nouveau)"
+    r"^(?:(just posted|today|new|aujourd'hui|heute|nouveau|publié à l'instant|posted today)"
     r"|(?:active |posted |il y a |vor )?(\d{1,3})\+?\s*"
     r"(h|d|w|hours?|days?|weeks?|months?|jours?|semaines?|mois|stunden?|tagen?|wochen?)"
     r"(?: ago)?)$", re.I)
@@ -330,7 +380,7 @@ class CardText:
 
 def posting(sender: str, card: CardText, *, title: str, company: str, location: str = "",
             snippet: str = "", pay: str = "", age: str = "", url: str | None = None,
-            search: str = "") -> NormalizedPosting | None:
+            search: str = "", bare: str | None = None) -> NormalizedPosting | None:
     """The posting a card stands for; None when it has no title or company.
 
     The id and page come from the card's first link that carries them, else the id
@@ -345,7 +395,9 @@ def posting(sender: str, card: CardText, *, title: str, company: str, location: 
                                                                 location)
     page = url or (with_id.url if with_id and with_id.url else None) or next(
         (link.url for link in card.links if link.url), None) or search
-    found = salary(pay) if pay else None
+    if bare is None:
+        bare = next((site_currency(link.site) for link in card.links if link.site), None)
+    found = salary(pay, bare) if pay else None
     if pay and found is None:      # an hourly or monthly pay: shown, not stored as salary
         snippet = f"{pay}. {snippet}" if snippet else pay
     return NormalizedPosting(
@@ -381,6 +433,8 @@ class Sender:
     box: tuple[str, str] | None = None
     # Text: a card is only the paragraph before its link (no blank line inside a card).
     text_paragraph: bool = False
+    # Text: the job link sits on the card's first line (the title), details after it.
+    text_link_first: bool = False
     # Text: a line of 10 or more of these separates cards.
     rule: str = "-"
     # Cards whose link comes last in both parts ("Learn More"): HTML is cut as text is.
@@ -416,10 +470,12 @@ class Sender:
         self._badges = _joined(self.badges)
 
     def is_chrome(self, text: str) -> bool:
-        return self._chrome(text)
+        # "View job:", "Voir l'offre :": a label's colon (and the space French puts
+        # before it) is no part of the words matched.
+        return self._chrome(text) or (text[-1:] == ":" and self._chrome(text.rstrip(" :")))
 
     def is_badge(self, text: str) -> bool:
-        return self._badges(text)
+        return self._badges(text) or (text[-1:] == ":" and self._badges(text.rstrip(" :")))
 
     def is_rule(self, text: str) -> bool:
         return len(text) >= 10 and text.strip(self.rule + " ") == ""
@@ -483,32 +539,70 @@ class Sender:
 
     def split_text(self, lines: Sequence[Line], counts: Counts
                    ) -> list[tuple[list[Line], list[JobLink]]]:
-        """A card is the lines before its job link, back to the last rule or link (and,
-        for senders whose cards hold no blank line, the last blank line)."""
+        """A card is the lines between two job links: those before its link, back to
+        the last job link, rule, other link or line of the mail's chrome. Blank lines
+        inside a card do not end it (LinkedIn puts one before its badges, Glassdoor and
+        some LinkedIn layouts one between every field); senders whose text cards never
+        hold one (`text_paragraph`) may still cut at a blank line. For senders whose
+        link sits on the title line (`text_link_first`), the card is that line and the
+        ones after it, up to the next job link that is not one of its buttons."""
+        if self.text_link_first or self._title_carries_link(lines):
+            return self._split_link_first(lines, counts)
         cards: list[tuple[list[Line], list[JobLink]]] = []
         block: list[Line] = []
         for line in lines:
-            if self.is_rule(line.text):
-                block = []
-                continue
-            if line.gap and self.text_paragraph:
-                block = []
             link = self.job_link(line.href) if line.href else None
             if line.href and link is None:
                 block = []
                 continue
+            if link is None and self.is_rule(line.text):
+                block = []
+                continue
+            if line.gap and self.text_paragraph:
+                block = []
             if link is None:
                 if line.text:
                     block.append(line)
                     if len(block) > 4 * MAX_CARD_LINES:
                         block = block[-MAX_CARD_LINES:]
                 continue
-            body = block + ([line] if line.text else [])
+            text = line.text if line.text and not self.is_chrome(line.text) else ""
+            body = block + ([replace(line, text=text)] if text else [])
             if cards and cards[-1][1] and cards[-1][1][0].key == link.key and not block:
                 _add_link(cards[-1][1], link, counts)     # a second link of the same card
                 continue
             cards.append((body[-MAX_CARD_LINES:], [link]))
             block = []
+        return cards
+
+    def _title_carries_link(self, lines: Sequence[Line]) -> bool:
+        """Whether this mail's text puts each job link on its card's first line: the
+        first line with a job link says more than a button or the mail's chrome."""
+        for line in lines[:MAX_LINES_LOOKED]:
+            if line.href and self.job_link(line.href) is not None and line.text:
+                return not (self.is_chrome(line.text) or self.is_badge(line.text))
+        return False
+
+    def _split_link_first(self, lines: Sequence[Line], counts: Counts
+                          ) -> list[tuple[list[Line], list[JobLink]]]:
+        cards: list[tuple[list[Line], list[JobLink]]] = []
+        current: tuple[list[Line], list[JobLink]] | None = None
+        for line in lines:
+            link = self.job_link(line.href) if line.href else None
+            if (line.href and link is None) or self.is_rule(line.text) or (
+                    line.text and self.is_chrome(line.text)):
+                current = None
+                continue
+            if link is not None and line.text and not self.is_badge(line.text):
+                current = ([line], [link])       # a title with its link: a new card
+                cards.append(current)
+                continue
+            if current is None:
+                continue
+            if link is not None:
+                _add_link(current[1], link, counts)   # a button of this card
+            if line.text and len(current[0]) < MAX_CARD_LINES:
+                current[0].append(line)
         return cards
 
     # -- reading ------------------------------------------------------------------------
@@ -559,7 +653,29 @@ def _joined(patterns: tuple[re.Pattern[str], ...]) -> _Any:
     return _Any(patterns)
 
 
-__all__ = ["ALERT_SOURCE", "CardText", "Counts", "JobLink", "Line", "Mail", "Sender",
-           "age_days", "domain_is", "first", "hashed_id", "host_of", "looks_like_salary",
-           "param", "pattern", "posted_at", "posting", "query", "remote_of", "salary",
-           "search_url", "tidy"]
+__all__ = [
+    "ALERT_SOURCE",
+    "CardText",
+    "Counts",
+    "JobLink",
+    "Line",
+    "Mail",
+    "Sender",
+    "age_days",
+    "domain_is",
+    "first",
+    "hashed_id",
+    "host_of",
+    "join_wrapped",
+    "looks_like_salary",
+    "param",
+    "pattern",
+    "posted_at",
+    "posting",
+    "query",
+    "remote_of",
+    "salary",
+    "search_url",
+    "site_currency",
+    "tidy",
+]

@@ -24,11 +24,16 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import ascii_host
 from jobtracker.sources.base import NormalizedPosting
 
-_HOST = re.compile(r"^(?:www\.)?glassdoor\.(?:com|co\.uk|de|fr|ca|com\.au|co\.in|ie|nl|be"
-                   r"|ch|at|es|it|sg|com\.hk)$")
+# Glassdoor's country sites (a job link is trusted on these and their `www.` only).
+_SITES = tuple(f"glassdoor.{tld}" for tld in (
+    "com", "co.uk", "de", "fr", "ca", "com.au", "co.in", "ie", "nl", "be", "ch", "at", "es",
+    "it", "sg", "com.hk"))
 _RATING = re.compile(r"^\d(?:[.,]\d)?\s*★?$")
+# "DataAnnotation 4.1 ★": the rating written on the employer's line.
+_TRAILING_RATING = re.compile(r"\s+\d(?:[.,]\d)?\s*★\s*$")
 
 
 class Glassdoor(Sender):
@@ -40,29 +45,30 @@ class Glassdoor(Sender):
     markers = ("joblistingid", "employer est.", "glassdoor est.", "easy apply",
                "candidature facile", "joblisting.htm")
     chrome = pattern(r"^(?:see|view) (?:all|more)(?: jobs)?\b", r"^jobs for\b",
+                     r"^\[image: glassdoor\]$", r"^see the latest roles", r"^job alert:",
+                     r"^your job listings for", r"^jobs for you$",
                      r"^new jobs? for you", r"^unsubscribe", r"^© ?(?:\d{4} )?glassdoor",
                      r"^manage (?:email|job) alerts", r"^you(?:'re| are) receiving",
-                     r"^glassdoor$", r"^\d+ new jobs?\b", r"^download the app")
+                     r"^\d+ new jobs?\b", r"^download the app")
     badges = pattern(r"^easy apply$", r"^candidature facile$", r"^new$", r"^hot$",
                      r"^\((?:employer|glassdoor) est\.?\)$", r"^top company$")
-    text_paragraph = True
 
     def job_link(self, href: str) -> JobLink | None:
-        host = host_of(href)
-        if not _HOST.match(host):
+        host = ascii_host(host_of(href))
+        site = next((domain for domain in _SITES if host in (domain, "www." + domain)), None)
+        if site is None:
             return None
         listing = param(href, "jobListingId", "jl")
         if not re.fullmatch(r"\d{4,20}", listing):
             return None
-        site = host if host.startswith("www.") else "www." + host
         return JobLink(listing, f"glassdoor:{listing}",
-                       f"https://{site}/partner/jobListing.htm?jobListingId={listing}")
+                       f"https://www.{site}/partner/jobListing.htm?jobListingId={listing}", site)
 
     def read(self, card: CardText) -> NormalizedPosting | None:
         lines = [line for line in card.lines if not _RATING.match(line)]
         if len(lines) < 2:
             return None
-        company, title, rest = lines[0], lines[1], lines[2:]
+        company, title, rest = _TRAILING_RATING.sub("", lines[0]), lines[1], lines[2:]
         place = ""
         if rest and not looks_like_salary(rest[0]) and age_days(rest[0]) is None:
             place, rest = rest[0], rest[1:]

@@ -41,6 +41,7 @@ from jobtracker.alerts.base import (
     query,
     search_url,
 )
+from jobtracker.hosts import google_search_host, host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _VIA = re.compile(r"^(?:via|über|par|a través de|tramite|via:)\s+(.{1,80})$", re.I)
@@ -68,8 +69,7 @@ def _jobs_search(page: str) -> str:
         parts = urlsplit(page)
     except ValueError:
         return ""
-    if not (parts.hostname or "").startswith(("www.google.", "google.")) or \
-            parts.path != "/search":
+    if not google_search_host(parts.hostname or "") or parts.path != "/search":
         return ""
     values = query(page)
     if "htl;jobs" not in first(values, "ibp"):
@@ -90,7 +90,7 @@ class Google(Sender):
     chrome = pattern(r"^job alerts? from google", r"^\d+ (?:new jobs?|neue[rn]? jobs?)\b",
                      r"^(?:see|view|alle) (?:all|more|jobs)", r"^unsubscribe",
                      r"^abbestellen", r"^google llc", r"^©", r"^you(?:'re| are) receiving",
-                     r"^manage (?:job )?alerts", r"^benachrichtigung", r"^google$",
+                     r"^manage (?:job )?alerts", r"^benachrichtigung",
                      r"^privacy", r"^datenschutz", r"^alle \d+ jobs")
     box = None
 
@@ -101,7 +101,7 @@ class Google(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if host != "notifications.googleapis.com":
+        if not host_is(host, "notifications.googleapis.com"):
             return None
         r = param(href, "r")
         page = _jobs_search(destination(r)) if r else ""

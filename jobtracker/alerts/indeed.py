@@ -27,6 +27,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _JK = re.compile(r"[0-9a-f]{16}", re.I)
@@ -46,12 +47,18 @@ class Indeed(Sender):
         r"^(?:see|view) (?:all|more)(?: jobs)?\b", r"^new jobs? (?:for|in)\b",
         r"^jobs? (?:for|in)\b.*:$", r"^your background could be a match",
         r"^based on your", r"^unsubscribe", r"^manage (?:job )?alerts", r"^© ?\d{4} indeed",
-        r"^indeed$", r"^privacy", r"^you are receiving", r"^this (?:email|message) was sent",
-        r"^\d+ new jobs? for", r"^edit this (?:job )?alert", r"^view job$", r"^apply now$")
-    badges = pattern(r"^easily apply$", r"^responsive employer$", r"^urgently hiring$",
-                     r"^hiring multiple candidates$", r"^new$", r"^many hires$",
-                     r"^you must create an indeed account", r"^apply from your phone$")
-    text_paragraph = True
+        r"^privacy", r"^you are receiving", r"^this (?:email|message) was sent",
+        r"^\d+ new jobs? for", r"^edit this (?:job )?alert", r"^view job$", r"^apply now$",
+        r"^hi\b[^,]{0,40},", r"^jobs are based on your", r"^indeed job alert$",
+        r"^\d+ nouve(?:aux|l) emplois?\b", r"^jobs \d+-\d+ of \d+", r"^salaries estimated",
+        r"^ne partagez pas", r"^ce message contient", r"^si le salaire", r"^©")
+    badges = pattern(r"^easily apply(?: to this job)?$", r"^responsive employer$",
+                     r"^urgently hiring$", r"^hiring multiple candidates$", r"^new$",
+                     r"^many hires$", r"^you must create an indeed account",
+                     r"^apply from your phone$", r"^candidature simplifiée$",
+                     r"^employeur réactif$", r"^recrutement urgent$", r"^hybrid remote$",
+                     r"^einfach bewerben$", r"^schnelle bewerbung$",
+                     r"^postulación rápida$", r"^actively hiring$")
 
     def sends(self, address: str) -> bool:
         local, _, domain = address.lower().rpartition("@")
@@ -60,19 +67,19 @@ class Indeed(Sender):
         return super().sends(address) and domain != "indeed.com"
 
     def template(self, mail: Mail) -> str:
-        return "match" if mail.domain.endswith("match.indeed.com") else "digest"
+        return "match" if host_is(mail.domain, "match.indeed.com") else "digest"
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "indeed.com" or host.endswith(".indeed.com")):
+        if not host_is(host, "indeed.com"):
             return None
         jk = param(href, "jk", "vjk")
         if _JK.fullmatch(jk):
             jk = jk.lower()
             page_host = host if _COUNTRY.match(host) else "www.indeed.com"
-            return JobLink(jk, f"indeed:{jk}", f"https://{page_host}/viewjob?jk={jk}")
+            return JobLink(jk, f"indeed:{jk}", f"https://{page_host}/viewjob?jk={jk}", host)
         if host == "cts.indeed.com" or "/rc/clk" in href or "/pagead/" in href:
-            return JobLink(key=href.split("?", 1)[0])      # opaque: a hash identity
+            return JobLink(key=href, site=host)      # opaque: a hash identity
         return None
 
     def read(self, card: CardText) -> NormalizedPosting | None:
@@ -81,10 +88,13 @@ class Indeed(Sender):
             return None
         title = lines[0]
         company, place, rest = _RATING.sub("", lines[1]).replace(" / 5 rating", ""), "", lines[2:]
-        # "Company - Place" on one line (the text part) when the next line is no place.
-        if " - " in company and (not rest or looks_like_salary(rest[0])
-                                 or age_days(rest[0]) is not None):
-            company, _, place = company.partition(" - ")
+        if card.part == "text" and " - " in company:
+            # "Company - Place" on one line: split at its last " - " (a company may hold
+            # one, a place does not), whatever comes after it (a badge, a snippet).
+            company, _, place = company.rpartition(" - ")
+        elif " - " in company and (not rest or looks_like_salary(rest[0])
+                                   or age_days(rest[0]) is not None):
+            company, _, place = company.rpartition(" - ")
         elif rest:
             place, rest = rest[0], rest[1:]
         pay = next((line for line in rest if looks_like_salary(line)), "")

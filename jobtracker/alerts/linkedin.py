@@ -23,10 +23,13 @@ from jobtracker.alerts.base import (
     Mail,
     Sender,
     host_of,
+    join_wrapped,
+    looks_like_salary,
     pattern,
     posting,
     query,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _VIEW = re.compile(r"/(?:comm/)?jobs/view/(?:[^/?#]*?-)?(\d{7,})(?:[/?#]|$)")
@@ -57,15 +60,32 @@ class LinkedIn(Sender):
         r"^you are receiving", r"^vous recevez", r"^unsubscribe", r"^se désabonner",
         r"^help$", r"^aide$", r"^©", r"linkedin corporation", r"^learn why we included",
         r"^install (?:the )?linkedin", r"^get the new linkedin", r"^manage (?:your )?job alerts",
-        r"^gérer", r"^is hiring\b", r"^linkedin$", r"^\S+ is hiring (?:a|an)\b")
+        r"^gérer", r"^is hiring\b", r"\bis hiring (?:a|an)\b",
+        r"^\d+\+? new jobs? match", r"^new jobs? match your preferences",
+        r"^here are your job alert",
+        r"your job alert for\b", r"^results from the new ai-powered job search",
+        r"^new jobs from your other alerts", r"^<strong\b", r"^job search smarter with premium",
+        r"^learn why we included", r"^jobs? similar to your alert", r"^there were no results",
+        # Spanish chrome, as other projects' readers of real Spanish mail list it.
+        r"^ver anuncio de empleo$", r"^el empleo guardado sigue disponible",
+        r"^tu alerta de empleo",
+        r"^ver todos los empleos", r"^nuevos empleos", r"^\d+\+? nuevos? empleos?",
+        r"^tus otros empleos", r"^empleos similares")
     badges = pattern(
         r"^\d+ (?:school alumni|connections?|company alumni|company alum|anciens?)\b",
         r"^1 company alum$", r"^fast growing$", r"^actively (?:recruiting|hiring)$",
         r"^top applicant$", r"^easy apply$", r"^apply with resume$", r"^promoted$",
         r"^be an early applicant$", r"^\d+ applicants?$", r"^candidature simplifiée$",
         r"^recrutement actif$", r"^en pleine croissance$", r"^new$", r"^viewed$",
-        r"^your profile matches", r"^\d+ (?:days?|weeks?|hours?) ago$", r"^just now$")
-    text_paragraph = True
+        r"^your profile matches", r"^\d+ (?:days?|weeks?|hours?) ago$", r"^just now$",
+        r"^\d+ (?:school|company) alum(?:ni)?$", r"^this company is actively hiring$",
+        r"^apply with resume(?: & profile)?$", r"^actively reviewing applicants$",
+        r"^be an early applicant$", r"^\d+ connections? work here$",
+        r"^esta empresa busca personal activamente$", r"^solicitar con perfil y cv$",
+        r"^\d+ contactos?$", r"^promocionado$", r"^sé uno de los primeros",
+        r"^\d+ personas? (?:estudi|trabaj)", r"^solicitud sencilla$",
+        r"^(?:high |medium |low )?skills? match$", r"^expand your search$",
+        r"^recommendations based on your activity")
 
     def template(self, mail: Mail) -> str:
         header = mail.headers.get("x-linkedin-template", "")
@@ -80,9 +100,9 @@ class LinkedIn(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if host == "lnkd.in":          # a short link: no id offline, never stored
+        if host_is(host, "lnkd.in"):   # a short link: no id offline, never stored
             return JobLink(key=href.split("?", 1)[0])
-        if not (host == "linkedin.com" or host.endswith(".linkedin.com")):
+        if not host_is(host, "linkedin.com"):
             return None
         found = _VIEW.search(href.split("?", 1)[0] + "/")
         job_id = found.group(1) if found else ""
@@ -98,16 +118,28 @@ class LinkedIn(Sender):
         return JobLink(job_id, f"linkedin:{job_id}", f"https://www.linkedin.com/jobs/view/{job_id}/")
 
     def read(self, card: CardText) -> NormalizedPosting | None:
-        if not card.lines:
+        lines = join_wrapped(card.lines)
+        if not lines:
             return None
-        title, rest = _TITLE_CUT.sub("", card.lines[0]), card.lines[1:]
+        pay = ""
+        if len(lines) > 3 and looks_like_salary(lines[-1]):
+            pay = lines.pop()             # "£65K-£74K / year" under the place
+        if card.part == "text" and not any(" · " in line for line in lines[1:3]):
+            # Title / Company / Place read back from the card's link: the last three
+            # lines, so a header the mail left above the first card is never its title.
+            title, company, place = lines[-3:] if len(lines) >= 3 else [*lines, "", ""][:3]
+            return posting(self.name, card, title=_TITLE_CUT.sub("", title), company=company,
+                           location=place, pay=pay)
+        title, rest = _TITLE_CUT.sub("", lines[0]), lines[1:]
         company = place = ""
         if rest and " · " in rest[0]:
             company, _, place = rest[0].partition(" · ")
+            # "$150K-$260K / year" under "Company · Place", before the badges.
+            pay = pay or next((line for line in rest[1:3] if looks_like_salary(line)), "")
         elif rest:
             company = rest[0]
             place = rest[1] if len(rest) > 1 else ""
-        return posting(self.name, card, title=title, company=company, location=place)
+        return posting(self.name, card, title=title, company=company, location=place, pay=pay)
 
 
 # A title sometimes carries a badge or pay after a middle dot ("Engineer · Easy Apply").

@@ -2,10 +2,13 @@
 
 Parsed with the lenient compat32 policy, headers bounded (jobtracker.mail.policy):
 about seven times faster than policy.default, which rebuilds header objects on
-every access, and a thousand alerts must read in under two seconds. Encoded words
-are decoded here, each part's transfer encoding and declared charset undone (an
-unknown charset reads as UTF-8 with replacements), and a `format=flowed` text part
-(RFC 3676, Google's alerts) joined back into its lines. Never raises on bad mail.
+every access, and a thousand alerts must read in under two seconds. The sender is
+the From header's one mailbox, its structure parsed before any encoded word is
+decoded (`mailbox`: the simple shape directly, every other through the standard
+library's structured parser). Encoded words in the subject are decoded, each part's
+transfer encoding and declared charset undone (an unknown charset reads as UTF-8
+with replacements), and a `format=flowed` text part (RFC 3676, Google's alerts)
+joined back into its lines. Never raises on bad mail.
 """
 
 from __future__ import annotations
@@ -19,10 +22,10 @@ from datetime import UTC
 from email.header import decode_header, make_header
 from email.message import Message
 from email.parser import BytesHeaderParser
-from email.utils import parseaddr, parsedate_to_datetime
+from email.utils import parsedate_to_datetime
 
 from jobtracker.alerts.base import Mail, tidy
-from jobtracker.mail.policy import COMPAT32
+from jobtracker.mail.policy import COMPAT32, mailbox
 
 # Only this much of a mail is read: an alert's parts come first and are a few
 # hundred KB at most; a 50 MB mail costs no more than a 1 MB one.
@@ -126,7 +129,7 @@ def sender_address(raw: bytes) -> str:
     head = raw[:end if end >= 0 else MAX_HEADER_BYTES]
     try:
         msg = BytesHeaderParser(policy=COMPAT32).parsebytes(head)
-        return tidy(parseaddr(_decoded(msg.get("from")))[1], 200).lower()
+        return tidy(mailbox(msg.get_all("from"))[1], 200)
     except Exception:  # an odd header: no sender, so no alert
         return ""
 
@@ -142,11 +145,17 @@ def sender_address(raw: bytes) -> str:
 _PARAM = re.compile(rb';\s*([\w.-]+)\s*=\s*(?:"([^"]*)"|([^;\s]+))')
 _HEADER = re.compile(rb"(?im)^(content-type|content-transfer-encoding|content-disposition)"
                      rb"[ \t]*:[ \t]*((?:[^\r\n]|\r?\n[ \t])*)")
-MAX_DEPTH = 5
+# Nesting no alert has: a tree this deep is not walked at all (the feed parser's walk
+# recurses), and the mail is counted and named as not understood.
+MAX_NESTING = 20
 
 
 class _Unreadable(Exception):
     """A MIME tree the quick walk leaves to the feed parser."""
+
+
+class _TooDeep(Exception):
+    """A MIME tree nested past MAX_NESTING: no walker reads it."""
 
 
 def _split(data: bytes) -> tuple[bytes, bytes]:
@@ -217,7 +226,9 @@ def _walk(head: bytes, body: bytes, depth: int, found: dict[str, str], count: li
         return
     if kind.startswith("multipart/"):
         boundary = params.get("boundary", "").encode("latin-1")
-        if not boundary or depth >= MAX_DEPTH:
+        if depth >= MAX_NESTING:
+            raise _TooDeep
+        if not boundary:
             raise _Unreadable
         pieces = body.split(b"--" + boundary)
         for piece in pieces[1:]:
@@ -246,9 +257,12 @@ def read_mail(raw: bytes) -> Mail:
     """The mail in `raw` (at most MAX_MAIL_BYTES of it read). Never raises."""
     head = raw if len(raw) <= MAX_MAIL_BYTES else raw[:raw.rfind(b"\n", 0, MAX_MAIL_BYTES) + 1]
     quick: tuple[str | None, str | None] | None
+    unwalkable = False
     try:
         quick = _quick_parts(head)
-    except (_Unreadable, RecursionError):
+    except (_TooDeep, RecursionError):
+        quick, unwalkable = (None, None), True
+    except _Unreadable:
         quick = None
     try:
         if quick is None:
@@ -258,7 +272,7 @@ def read_mail(raw: bytes) -> Mail:
     except Exception:  # the parser is lenient; anything it still trips on reads as empty
         msg = Message()
     try:
-        name, address = parseaddr(_decoded(msg.get("from")))
+        name, address = mailbox(msg.get_all("from"))
         subject = _decoded(msg.get("subject"))
         message_id = _message_id(str(msg.get("message-id") or ""))
         date = _date(str(msg.get("date") or ""))
@@ -273,10 +287,11 @@ def read_mail(raw: bytes) -> Mail:
             html, text = _parts(msg)
         except Exception:  # a structure nothing can walk has no parts
             html = text = None
+            unwalkable = True
     key = message_id or "hash:" + hashlib.sha256(raw).hexdigest()[:16]
     return Mail(key=key, message_id=message_id, address=tidy(address, 200).lower(),
                 display=tidy(name, 200), subject=tidy(subject, 300), date=date,
-                html=html, text=text, headers=headers)
+                html=html, text=text, headers=headers, unwalkable=unwalkable)
 
 
-__all__ = ["MAX_MAIL_BYTES", "read_mail", "sender_address", "unflow"]
+__all__ = ["MAX_MAIL_BYTES", "mailbox", "read_mail", "sender_address", "unflow"]

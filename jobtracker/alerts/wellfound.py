@@ -23,6 +23,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _SLUG = re.compile(r"job_listing_slug(?:=|%3D|=3D)?(\d{3,12})-([a-z0-9][a-z0-9-]{0,150})", re.I)
@@ -39,7 +40,7 @@ class Wellfound(Sender):
     markers = ("learn more", "job_listing_slug", "our take", "employees")
     chrome = pattern(r"^new jobs? (?:for you|matching)", r"^(?:see|view) (?:all|more)\b",
                      r"^unsubscribe", r"^manage (?:your )?(?:job )?(?:alerts|preferences)",
-                     r"^wellfound$", r"^©", r"^you(?:'re| are) receiving",
+                     r"^©", r"^you(?:'re| are) receiving",
                      r"^learn more$", r"^here are", r"^\d+ new jobs?\b")
     badges = pattern(r"^actively hiring$", r"^recently funded$", r"^top investors?$",
                      r"^remote friendly$", r"^new$", r"^growing fast$", r"^responsive$",
@@ -48,7 +49,7 @@ class Wellfound(Sender):
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "wellfound.com" or host.endswith(".wellfound.com")):
+        if not host_is(host, "wellfound.com"):
             return None
         found = _SLUG.search(href) or _PATH.search(href.split("?", 1)[0])
         if not found:

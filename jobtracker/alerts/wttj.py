@@ -28,6 +28,7 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _PAGE = re.compile(
@@ -63,13 +64,13 @@ class WelcomeToTheJungle(Sender):
     markers = ("job-item", "voir l'offre", "see the job", "new match", "nouveau job")
     chrome = pattern(r"^new match\b", r"^nouveau job", r"^(?:see|voir) (?:all|toutes|the job|"
                      r"l'offre)", r"^unsubscribe", r"^se désinscrire", r"^©",
-                     r"^welcome to the jungle$", r"^gérer mes alertes", r"^manage (?:my )?alerts")
+                     r"^gérer mes alertes", r"^manage (?:my )?alerts")
     box = ("table", "job-item")
     text_paragraph = True
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "welcometothejungle.com" or host.endswith(".welcometothejungle.com")):
+        if not host_is(host, "welcometothejungle.com"):
             return None
         page = ""
         if "/ls/click" in href:

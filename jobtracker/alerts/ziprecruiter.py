@@ -22,9 +22,11 @@ from jobtracker.alerts.base import (
     posting,
     search_url,
 )
+from jobtracker.hosts import host_is
 from jobtracker.sources.base import NormalizedPosting
 
 _JOB_PATH = re.compile(r"^/(?:ekm|km|k|c|job|jobs/v2)/([^/?#]+)")
+_NEW_BADGE = re.compile(r"\s+new$", re.I)
 _WHERE = ("remote", "on-site", "onsite", "hybrid", "in-person", "in person")
 
 
@@ -37,15 +39,17 @@ class ZipRecruiter(Sender):
                        r"\bis hiring\b", r"\brecommended\b")
     markers = ("jobs recommended for you", "view details", "1-click apply", "/ekm/", "/km/")
     chrome = pattern(r"^here are today's jobs", r"^(?:see|view) (?:all|more)(?: jobs)?\b",
+                     r"^hi\b[^,]{0,40},$", r"^your career advisor$", r"^get hired faster$",
+                     r"^download the free", r"ziprecruiter, inc\.",
                      r"^unsubscribe", r"^manage (?:your )?(?:job )?alerts", r"^©",
-                     r"^ziprecruiter$", r"^you(?:'re| are) receiving", r"^privacy")
+                     r"^you(?:'re| are) receiving", r"^privacy")
     badges = pattern(r"^view details$", r"^1-click apply$", r"^estimated pay$", r"^apply$",
-                     r"^new$", r"^quick apply$", r"^great match$", r"^top match$")
-    text_paragraph = True
+                     r"^new$", r"^quick apply$", r"^great match$", r"^top match$",
+                     r"^be seen first$")
 
     def job_link(self, href: str) -> JobLink | None:
         host = host_of(href)
-        if not (host == "ziprecruiter.com" or host.endswith(".ziprecruiter.com")):
+        if not host_is(host, "ziprecruiter.com"):
             return None
         path = href.split("://", 1)[-1].partition("/")[2].split("?", 1)[0]
         found = _JOB_PATH.match("/" + path)
@@ -56,6 +60,8 @@ class ZipRecruiter(Sender):
         if len(lines) < 2:
             return None
         title, facts = lines[0], [part.strip() for part in re.split(r"\s+[•|]\s+", lines[1])]
+        if card.part == "text":
+            title = _NEW_BADGE.sub("", title)     # "Website Designer <link>New"
         company = facts[0]
         places = [part for part in facts[1:] if part]
         where = next((p for p in places if p.lower() in _WHERE), "")

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlsplit
 
+from jobtracker.hosts import host_in
 from jobtracker.sources import identify
 
 if TYPE_CHECKING:
@@ -141,7 +142,7 @@ def url_words(text: str) -> tuple[set[str], set[str]]:
         parts = urlsplit(url)
         host = (parts.hostname or "").lower()
         path = [part.lower() for part in parts.path.split("/") if part]
-        if any(host == ats or host.endswith("." + ats) for ats in _BOARD_HOSTS):
+        if host_in(host, _BOARD_HOSTS):
             words.update(label for label in host.split(".") if label)
             words.update(path)
         ids.update(path)

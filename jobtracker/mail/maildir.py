@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING
 
 from jobtracker import store
 from jobtracker.mail.link import Link, Linker
-from jobtracker.mail.policy import COMPAT32, DEFAULT
+from jobtracker.mail.policy import COMPAT32, DEFAULT, mailbox
 from jobtracker.mail.policy import MAX_HEADER_CHARS as MAX_HEADER_CHARS  # named here as before
 from jobtracker.text import clean_text, html_to_text, one_line
 
@@ -65,6 +65,9 @@ class ParsedMessage:
     date: str | None         # UTC ISO 8601 from the Date header; None when absent/unparsable
     body: str                # text/plain, else text/html converted; never an attachment
     partial: bool = False    # only the first bytes were fetched (IMAP over its cap)
+    # The From header's one mailbox, parsed before any encoded word is decoded
+    # (policy.mailbox); '' when the header holds anything else. Who sent an alert.
+    from_mailbox: str = ""
 
     @property
     def key(self) -> str:
@@ -201,6 +204,14 @@ def content_hash(headers: dict[str, str], raw: bytes) -> str:
     return digest.hexdigest()[:16]
 
 
+def _from_mailbox(msg: Message) -> str:
+    try:
+        raw = [value for name, value in msg.raw_items() if name.lower() == "from"]
+    except Exception:  # a header the parser cannot give back: no trusted sender
+        return ""
+    return one_line(mailbox(raw)[1], SENDER_CHARS)
+
+
 def parse_message(raw: bytes, partial: bool = False) -> ParsedMessage:
     """Raw RFC 5322 bytes → a ParsedMessage. Never raises on malformed mail.
 
@@ -229,6 +240,7 @@ def parse_message(raw: bytes, partial: bool = False) -> ParsedMessage:
         date=_utc_iso(headers["date"]),
         body=body[:MAX_BODY_CHARS],
         partial=partial,
+        from_mailbox=_from_mailbox(msg),
     )
 
 

@@ -25,11 +25,11 @@ import logging
 import os
 import time
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from jobtracker import alerts, store
 from jobtracker.alerts import mime
@@ -43,11 +43,18 @@ if TYPE_CHECKING:
     import aiosqlite
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 SOURCE = groups.ALERT_SOURCE
 NAME = "alerts"               # `fetch --source alerts`
 BATCH = 25                    # IMAP messages a FETCH asks for, as the inbox's sync
 SUBJECT_CHARS = 80            # a not-understood mail's subject in the fetch line
+# What one fetch spends on alert mail at most, whatever the mailbox holds: the bytes
+# read and the CPU seconds spent reading them (the wall clock is `fetch.deadline`).
+# Past a budget the read stops, says so in its line, and the rest waits for the next
+# fetch (nothing unread is marked read).
+MAX_FETCH_BYTES = 256 * 1024 * 1024
+MAX_FETCH_CPU = 60.0
 
 
 @dataclass(frozen=True)
@@ -61,6 +68,8 @@ class AlertSettings:
     # where it asks: (ats, token) -> address; None: each source's public one.
     probe_companies: int = 0
     probe_address: Callable[[str, str], str] | None = None
+    max_bytes: int = MAX_FETCH_BYTES        # read at most this much mail per fetch
+    max_cpu: float = MAX_FETCH_CPU          # and spend at most this CPU time on it
 
     @property
     def configured(self) -> bool:
@@ -91,6 +100,25 @@ class _Scan:
     folders: list[tuple[str, str, int, int]] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     looked_at: int = 0
+    bytes_read: int = 0
+    cpu: float = 0.0
+    stop_at: float | None = None           # time.monotonic() the read must end by
+    deadline: float | None = None          # fetch.deadline, for the line
+    max_bytes: int = MAX_FETCH_BYTES
+    max_cpu: float = MAX_FETCH_CPU
+    cut: str = ""                          # why the read stopped early ("" when it did not)
+
+    def over(self) -> bool:
+        """Whether a budget is spent (then `cut` says which): checked before each mail."""
+        if self.cut:
+            return True
+        if self.stop_at is not None and time.monotonic() >= self.stop_at:
+            self.cut = f"fetch.deadline ({self.deadline:g} s)"
+        elif self.bytes_read >= self.max_bytes:
+            self.cut = f"the byte budget ({self.max_bytes // (1024 * 1024)} MB)"
+        elif self.cpu >= self.max_cpu:
+            self.cut = f"the CPU budget ({self.max_cpu:g} s)"
+        return bool(self.cut)
 
 
 # --- reading the mailboxes -----------------------------------------------------------
@@ -101,13 +129,18 @@ def _iso(moment: datetime) -> str:
 
 def _read_one(raw: bytes, fallback: str, scan: _Scan) -> None:
     scan.looked_at += 1
-    if alerts.sender_of(mime.sender_address(raw)) is None:
-        return                   # not from a sender of alerts: its body is never parsed
+    scan.bytes_read += len(raw)
+    started = time.process_time()
     try:
-        reading = alerts.read(raw)
-    except Exception:  # a reader's bug on odd mail must not stop the fetch
-        log.exception("an alert reader failed")
-        return
+        if alerts.sender_of(mime.sender_address(raw)) is None:
+            return               # not from a sender of alerts: its body is never parsed
+        try:
+            reading = alerts.read(raw)
+        except Exception:  # a reader's bug on odd mail must not stop the fetch
+            log.exception("an alert reader failed")
+            return
+    finally:
+        scan.cpu += time.process_time() - started
     if reading is not None:
         # Its cards are read: a backlog of thousands of mails holds no parts in memory.
         reading.mail.html = reading.mail.text = None
@@ -128,6 +161,8 @@ def _scan_maildir(maildir: Path, recorded: dict[str, tuple[int, int]], scan: _Sc
     for item in files:
         if recorded.get(item.name) == (item.size, item.mtime_ns):
             continue
+        if scan.over():
+            return               # the rest waits for the next fetch: not marked read
         try:
             # O_NOFOLLOW: a file swapped for a link after listing is refused (ELOOP).
             with open(os.open(item.path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as handle:
@@ -145,37 +180,69 @@ async def _scan_imap(conn: aiosqlite.Connection, cfg: ImapConfig, now: str,
     from jobtracker.mail.imap.sync import open_session
 
     try:
-        session = await open_session(cfg)
+        session = await _bounded(open_session(cfg), scan)
     except ImapError as exc:
         scan.errors.append(f"imap: {exc}")
         return
+    if session is None:
+        return
     try:
         for folder in cfg.folders:
-            uidvalidity = await asyncio.to_thread(session.examine, folder)
+            uidvalidity = await _bounded(asyncio.to_thread(session.examine, folder), scan)
+            if uidvalidity is None:
+                break
             row = await (await conn.execute(
                 "SELECT uidvalidity, last_uid FROM alert_imap_folders WHERE account = ? "
                 "AND folder = ?", (cfg.account, folder))).fetchone()
             last = int(row[1]) if row is not None and int(row[0]) == uidvalidity else 0
-            uids = await asyncio.to_thread(session.uids_after, last)
+            uids = await _bounded(asyncio.to_thread(session.uids_after, last), scan)
+            if uids is None:
+                break
+            done = last
             for start in range(0, len(uids), BATCH):
-                items = await asyncio.to_thread(session.fetch, uids[start:start + BATCH])
+                if scan.over():
+                    break
+                batch = uids[start:start + BATCH]
+                items = await _bounded(asyncio.to_thread(session.fetch, batch), scan)
+                if items is None:
+                    break
                 for item in items:
                     await asyncio.to_thread(_read_one, item.raw, item.internal_date or now,
                                             scan)
-            scan.folders.append((cfg.account, folder, uidvalidity, uids[-1] if uids else last))
+                done = batch[-1]
+            # Read up to `done`: what the budget left is read by the next fetch.
+            scan.folders.append((cfg.account, folder, uidvalidity,
+                                 uids[-1] if uids and not scan.cut else done))
+            if scan.cut:
+                break
     except ImapError as exc:
         scan.errors.append(f"imap: {exc}")
     finally:
         await asyncio.to_thread(session.close)
 
 
-async def _scan(conn: aiosqlite.Connection, settings: AlertSettings, now: str) -> _Scan:
-    scan = _Scan()
+async def _bounded(work: Awaitable[T], scan: _Scan) -> T | None:
+    """`work`, or None when fetch.deadline passes first (the cut is recorded)."""
+    if scan.stop_at is None:
+        return await work
+    try:
+        async with asyncio.timeout(max(0.0, scan.stop_at - time.monotonic())):
+            return await work
+    except TimeoutError:
+        scan.cut = scan.cut or f"fetch.deadline ({scan.deadline:g} s)"
+        return None
+
+
+async def _scan(conn: aiosqlite.Connection, settings: AlertSettings, now: str,
+                deadline: float | None = None) -> _Scan:
+    scan = _Scan(max_bytes=settings.max_bytes, max_cpu=settings.max_cpu)
+    if deadline is not None:
+        scan.deadline, scan.stop_at = deadline, time.monotonic() + deadline
     if settings.maildir is not None:
         recorded = {name: (size, mtime) for name, size, mtime in await conn.execute_fetchall(
             "SELECT name, size, mtime_ns FROM alert_maildir_files")}
         await asyncio.to_thread(_scan_maildir, settings.maildir, recorded, scan)
-    if settings.imap is not None:
+    if settings.imap is not None and not scan.over():
         await _scan_imap(conn, settings.imap, now, scan)
     return scan
 
@@ -190,14 +257,19 @@ class AlertResult(BoardResult):
     mails: int = 0
     not_understood: list[str] = field(default_factory=list)
     looked_at: int = 0
+    cut: str = ""              # the budget that stopped the read, when one did
 
     def line(self) -> str:
         """`alerts:linkedin  12 new, 3 seen again, 0 closed (4 mails; 1 not understood: …)`."""
         if not self.ok:
             return f"{self.name}  FAILED {one_line(self.error or '')}"
         if self.name == NAME:
-            return (f"{NAME}  no new alert mail ({self.looked_at} message"
-                    f"{'s' if self.looked_at != 1 else ''} looked at)")
+            looked = (f"{self.looked_at} message{'s' if self.looked_at != 1 else ''} "
+                      "looked at")
+            if self.cut:
+                return (f"{NAME}  stopped at {self.cut} ({looked}; the rest is read by "
+                        "the next fetch)")
+            return f"{NAME}  no new alert mail ({looked})"
         text = (f"{self.name}  {self.new} new, {self.updated + self.unchanged} seen again, "
                 f"{self.closed} closed ({self.mails} mail{'s' if self.mails != 1 else ''}")
         if self.not_understood:
@@ -291,14 +363,17 @@ async def _mark_read(conn: aiosqlite.Connection, scan: _Scan, now: str) -> None:
 
 async def read_alerts(conn: aiosqlite.Connection, settings: AlertSettings, now: str, *,
                       on_done: Callable[[BoardResult], None] | None = None,
-                      grouping: groups.Grouping | None = None) -> list[BoardResult]:
+                      grouping: groups.Grouping | None = None,
+                      deadline: float | None = None) -> list[BoardResult]:
     """Read new alert mail from the configured mailboxes and store its cards: one
     result per sender that had mail or closed a card (`alerts:<sender>`), or one named
     `alerts` when there was none; a mailbox that could not be read fails that line.
-    `grouping`: the fetch's (one of its own otherwise)."""
+    `grouping`: the fetch's (one of its own otherwise). `deadline` (fetch.deadline)
+    bounds the whole read, as `settings.max_bytes` and `max_cpu` do; past one the read
+    stops, its `alerts` line says which, and what was not read waits for the next fetch."""
     grouping = grouping or groups.Grouping(conn)
     started = time.monotonic()
-    scan = await _scan(conn, settings, now)
+    scan = await _scan(conn, settings, now, deadline)
     fresh = await _new_mails(conn, scan.mails)
     by_sender: dict[str, list[_Read]] = defaultdict(list)
     for item in fresh:
@@ -318,10 +393,10 @@ async def read_alerts(conn: aiosqlite.Connection, settings: AlertSettings, now: 
             if on_done is not None:
                 on_done(result)
     await _mark_read(conn, scan, now)
-    if scan.errors or not results:
+    if scan.errors or scan.cut or not results:
         error = "; ".join(scan.errors[:3]) if scan.errors else None
         result = AlertResult(NAME, "", error=one_line(error, 300) if error else None,
-                             looked_at=scan.looked_at)
+                             looked_at=scan.looked_at, cut=scan.cut)
         result.seconds = time.monotonic() - started
         results.append(result)
         if on_done is not None:

@@ -35,6 +35,7 @@ from typing import Any
 
 import httpx
 
+from jobtracker.hosts import host_is
 from jobtracker.sources import NormalizedPosting, SourceError
 from jobtracker.sources.base import Plan, Request, Response
 
@@ -165,7 +166,7 @@ async def address_class(host: str) -> str:
     resolves to (the most private one wins), so a public name pointing at 127.0.0.1 is
     loopback. A name that does not resolve is `public` (the request will fail anyway)."""
     host = host.strip("[]").rstrip(".").lower()
-    if host == "localhost" or host.endswith(".localhost"):
+    if host_is(host, "localhost"):
         return "loopback"
     try:
         ipaddress.ip_address(host.split("%", 1)[0])

@@ -295,7 +295,7 @@ async def fetch_all(conn: aiosqlite.Connection, sources: Sources, client: httpx.
         only is None or only.strip().lower() == ALERTS)
     if reading:
         results += await alerts.read_alerts(conn, alert_mail, clock(), on_done=on_board_done,
-                                            grouping=grouping)
+                                            grouping=grouping, deadline=deadline)
         if alert_mail.probe_companies:
             # Its line is said, not listed with the boards: it stores no posting.
             found = await probe.find_boards(

@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
 
+from jobtracker.hosts import host_in
 from jobtracker.mail.link import domain_names, normalize_company
 from jobtracker.ranking.scoring import parse_time
 
@@ -109,16 +110,12 @@ def host_of(url: str | None) -> str:
         return ""
 
 
-def _on(host: str, domain: str) -> bool:
-    return host == domain or host.endswith("." + domain)
-
-
 def apply_page(url: str | None, company: str | None, own_board: bool = False) -> str:
     """`company`, `ats` or `elsewhere`: who the page at `url` belongs to. A page from a
     company's own board (one in sources.yaml) is the company's wherever it is hosted;
     an aggregator's or an alert's page is the company's only when its host names it."""
     host = host_of(url)
-    if any(_on(host, ats) for ats in ATS_HOSTS):
+    if host_in(host, ATS_HOSTS):
         return ATS
     if own_board:
         return COMPANY

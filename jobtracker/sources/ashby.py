@@ -44,9 +44,21 @@ def match_url(url: str) -> tuple[str, str] | None:
 
 
 def _remote(job: dict[str, Any]) -> bool | None:
-    if isinstance(job.get("isRemote"), bool):
-        return job["isRemote"]
-    return _REMOTE.get(str(job.get("workplaceType") or "").lower())
+    """`workplaceType` first: a Hybrid job is not remote even when `isRemote` is true
+    (docs/sources.md: hybrid is 0); `isRemote` only when the type says nothing."""
+    kind = _REMOTE.get(str(job.get("workplaceType") or "").lower())
+    if kind is not None:
+        return kind
+    return job["isRemote"] if isinstance(job.get("isRemote"), bool) else None
+
+
+def _location(job: dict[str, Any]) -> str:
+    """The main location, then each of `secondaryLocations`, once each."""
+    names = [text_field(job.get("location"))]
+    for extra in job.get("secondaryLocations") or []:
+        if isinstance(extra, dict):
+            names.append(text_field(extra.get("location")))
+    return "; ".join(dict.fromkeys(name for name in names if name))
 
 
 def _salary(job: dict[str, Any]) -> tuple[float | None, float | None, str | None]:
@@ -84,7 +96,7 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
         external_id=job_id.lower(),
         title=title,
         company=board.company,
-        location=text_field(job.get("location")),
+        location=_location(job),
         remote=_remote(job),
         url=text_field(job.get("jobUrl"), 2000),
         department=" / ".join(dict.fromkeys(team for team in teams if team)),

@@ -17,7 +17,7 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
-from jobtracker import jsonbound
+from jobtracker import hosts, jsonbound
 from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
@@ -279,7 +279,9 @@ def description(text: str | None) -> str | None:
 
 
 def iso_time(value: Any) -> str | None:
-    """ISO 8601 text or epoch milliseconds → ISO 8601 in UTC ('Z'); None if unreadable."""
+    """ISO 8601 text or epoch milliseconds → ISO 8601 in UTC ('Z'); None if unreadable.
+    A time written without an offset (Remotive's `publication_date`) is UTC: every
+    stored date carries its zone."""
     if value is None or isinstance(value, bool):
         return None
     try:
@@ -290,9 +292,8 @@ def iso_time(value: Any) -> str | None:
             if text.endswith(" UTC"):             # Recruitee: "2026-09-01 10:00:00 UTC"
                 text = text[:-4] + "+00:00"
             moment = datetime.fromisoformat(text.replace("Z", "+00:00"))
-            if moment.tzinfo is None:
-                return moment.isoformat()
-            moment = moment.astimezone(UTC)
+            moment = (moment.replace(tzinfo=UTC) if moment.tzinfo is None
+                      else moment.astimezone(UTC))
     except (ValueError, OverflowError, OSError, TypeError):
         return None
     return moment.isoformat().replace("+00:00", "Z")
@@ -410,5 +411,4 @@ def host_is(url: str, domain: str) -> bool:
         return False
     if parts.scheme.lower() not in ("http", "https") or not host or "\\" in url:
         return False
-    host, domain = host.rstrip(".").lower(), domain.lower()
-    return host == domain or host.endswith("." + domain)
+    return hosts.host_is(host, domain)

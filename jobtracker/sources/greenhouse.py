@@ -22,11 +22,12 @@ from jobtracker.sources.base import (
     identifier,
     iso_time,
     jobs_list,
+    number,
     page,
     segment,
     text_field,
 )
-from jobtracker.text import html_to_text
+from jobtracker.text import html_to_text, one_line
 
 _JOB_PAGE = re.compile(
     r"^https?://(?:boards|job-boards)(?:\.eu)?\.greenhouse\.io/([^/?#]+)/jobs/(\d+)", re.I)
@@ -74,6 +75,35 @@ def _location(job: dict[str, Any]) -> str:
     return name or ", ".join(_names(job.get("offices")))
 
 
+_HOURLY = ("hour", "hourly", "/hr", "per hr")
+
+
+def _salary(job: dict[str, Any]) -> tuple[float | None, float | None, str | None]:
+    """The first yearly range of `pay_input_ranges` (a job's answer with
+    `?pay_transparency=true`): amounts in cents, `currency_type` the currency. A range
+    titled hourly, or too small to be a year's pay, is not a salary."""
+    ranges = job.get("pay_input_ranges")
+    if not isinstance(ranges, list):
+        return None, None, None
+    for item in ranges[:20]:
+        if not isinstance(item, dict):
+            continue
+        title = str(item.get("title") or "").lower()
+        if any(word in title for word in _HOURLY):
+            continue
+        low, high = number(item.get("min_cents")), number(item.get("max_cents"))
+        if low is None and high is None:
+            continue
+        low = low / 100 if low is not None else None
+        high = high / 100 if high is not None else None
+        if (high or low or 0) < 1000 or (low is not None and high is not None and low > high):
+            continue
+        currency = item.get("currency_type")
+        return (low, high, one_line(str(currency), 8).upper() if isinstance(currency, str)
+                and currency.strip() else None)
+    return None, None, None
+
+
 def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     job_id, title = identifier(job.get("id")), text_field(job.get("title"))
     if not job_id or not title:
@@ -81,6 +111,7 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
     location = _location(job)
     content = job.get("content")
     prose = html_to_text(unescape_content(content)) if isinstance(content, str) else None
+    salary_min, salary_max, currency = _salary(job)
     return NormalizedPosting(
         external_id=job_id,
         title=title,
@@ -91,6 +122,9 @@ def _posting(job: dict[str, Any], board: Board) -> NormalizedPosting | None:
         url=text_field(job.get("absolute_url"), 2000),
         department=", ".join(_names(job.get("departments"))),
         description=description(prose),
+        salary_min=salary_min,
+        salary_max=salary_max,
+        salary_currency=currency,
         posted_at=iso_time(job.get("first_published")),
         updated_at=iso_time(job.get("updated_at")),
     )

@@ -510,9 +510,7 @@ def claims_elsewhere(posting: JobPosting, page_url: str) -> list[str]:
     own = page_host(page_url)
     out = []
     for url in posting.company_urls:
-        host = page_host(url)
-        if host.startswith("www."):
-            host = host[4:]
+        host = page_host(url).removeprefix("www.")
         if host and own and not (host_is(own, host) or host_is(host, own)):
             out.append(host)
     return _unique(out)

@@ -16,6 +16,7 @@ from typing import Any
 from urllib.parse import quote, urlsplit
 
 from jobtracker.config import Board
+from jobtracker.hosts import ascii_host, host_is
 from jobtracker.sources.base import (
     NormalizedPosting,
     Postings,
@@ -68,7 +69,8 @@ def _location(position: ET.Element) -> str:
 
 def _page(board: Board, job_id: str) -> str:
     host = urlsplit(board.url).hostname if board.url else None
-    if not host or not host.endswith((".jobs.personio.de", ".jobs.personio.com")):
+    if not host or not any(host_is(host, domain) and ascii_host(host) != domain
+                           for domain in ("jobs.personio.de", "jobs.personio.com")):
         host = f"{board.token}.jobs.personio.de"
     return f"https://{host}/job/{quote(job_id, safe='')}"
 

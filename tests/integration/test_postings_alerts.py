@@ -239,3 +239,27 @@ def test_fetch_source_alerts_without_a_mailbox_is_a_usage_error(
     (ws.home / "config.yaml").write_text("llm: {url: null}\n")
     assert cli.main(["--home", str(ws.home), "fetch", "--source", "alerts"]) == 2
     assert "no maildir or imap to read job alerts from" in capsys.readouterr().err
+
+
+async def test_a_spent_budget_stops_the_read_says_so_and_leaves_the_rest_for_next_time(
+        tmp_path: Path, conn: aiosqlite.Connection) -> None:
+    """The bytes a fetch reads are bounded (as its CPU time and fetch.deadline are): past
+    the budget the read stops, its `alerts` line names the budget, and the mail it did
+    not reach is read by the next fetch, none of it lost."""
+    raws = [s.raw for s in SAMPLES.values()]
+    box = build_maildir(tmp_path / "Mail", raws)
+    small = AlertSettings(maildir=box, max_bytes=len(raws[0]) + 1)
+    first = await read_alerts(conn, small, NOW)
+    lines = [r.line() for r in first]
+    assert lines[-1].startswith("alerts  stopped at the byte budget") and \
+        "the rest is read by the next fetch" in lines[-1]
+    assert sum(r.mails for r in first) == 2           # the budget is checked before each
+    rest = await read_alerts(conn, AlertSettings(maildir=box), NOW)
+    assert sum(r.mails for r in first) + sum(r.mails for r in rest) == len(raws)
+    assert not any(r.cut for r in rest)
+    fresh = build_maildir(tmp_path / "Other", [redated(raws[0], datetime(2026, 12, 1, tzinfo=UTC),
+                                                       "again@x")])
+    spent = await read_alerts(conn, AlertSettings(maildir=fresh), NOW, deadline=0.0)
+    assert [r.line() for r in spent] == [
+        "alerts  stopped at fetch.deadline (0 s) (0 messages looked at; the rest is read "
+        "by the next fetch)"]

@@ -114,7 +114,7 @@ async def test_every_new_source_shape_is_fetched_and_stored(
     [hn] = await stored(conn, "hackernews")
     assert (hn["company"], hn["title"], hn["remote"]) == ("Acme", "SRE", 1)
     [wd] = await stored(conn, "workday")
-    assert wd["posted_at"] == "2026-09-01T00:00:00"
+    assert wd["posted_at"] == "2026-09-01T00:00:00Z"      # a date without a zone: UTC
 
 
 async def test_a_second_fetch_asks_no_description_again_and_keeps_what_is_stored(
@@ -130,7 +130,7 @@ async def test_a_second_fetch_asks_no_description_again_and_keeps_what_is_stored
     for source in ("workable", "smartrecruiters", "workday"):
         assert all(row["description"] for row in await stored(conn, source)), source
     [wd] = await stored(conn, "workday")
-    assert wd["posted_at"] == "2026-09-01T00:00:00"       # the detail's date is kept too
+    assert wd["posted_at"] == "2026-09-01T00:00:00Z"      # the detail's date is kept too
 
 
 # --- bounds: no board can stall the fetch ----------------------------------------------

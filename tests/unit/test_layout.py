@@ -75,7 +75,6 @@ NOT_YET_NAMED = {
     "jobtracker/alerts/html.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/indeed.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/linkedin.py": "tests/unit/test_alerts.py",
-    "jobtracker/alerts/mime.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/plain.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/wellfound.py": "tests/unit/test_alerts.py",
     "jobtracker/alerts/wttj.py": "tests/unit/test_alerts.py",

@@ -41,3 +41,20 @@ def test_ashby_unlisted_jobs_are_not_postings() -> None:
 def test_ashby_plain_text_404_body_is_not_a_board() -> None:
     with pytest.raises(SourceError):
         REGISTRY["ashby"].parse(b"Not Found", ASHBY)
+
+
+def test_a_real_ashby_record_hybrid_is_not_remote_and_secondary_locations_count() -> None:
+    """Ramp's record (tests/fixtures/real/ats): `workplaceType: Hybrid` with `isRemote:
+    true` is not remote (docs/sources.md: hybrid is 0), and `secondaryLocations` reach
+    the location."""
+    from pathlib import Path
+
+    raw = (Path(__file__).resolve().parent.parent / "fixtures" / "real" / "ats"
+           / "ashby-ramp-record.json").read_text(encoding="utf-8")
+    [posting] = REGISTRY["ashby"].parse(raw, Board("ashby", "ramp", "Ramp"))
+    assert posting.title == "Security Engineer, Cloud"        # the real leading space gone
+    assert posting.remote is False
+    assert posting.location == "New York, NY (HQ); Remote (Canada); Remote (US)"
+    assert (posting.salary_min, posting.salary_max, posting.salary_currency) == (
+        211400, 290600, "USD")
+    assert posting.posted_at == "2026-04-07T17:12:35.753000Z"

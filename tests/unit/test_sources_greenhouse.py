@@ -63,3 +63,23 @@ def test_greenhouse_empty_board() -> None:
 def test_greenhouse_wrong_shapes_are_source_errors(payload: bytes) -> None:
     with pytest.raises(SourceError):
         REGISTRY["greenhouse"].parse(payload, GH)
+
+
+def test_greenhouse_pay_input_ranges_become_the_salary() -> None:
+    """A job's answer with `?pay_transparency=true` carries `pay_input_ranges` (amounts
+    in cents, `currency_type`), the shape public projects' tests keep; an hourly range
+    is no yearly salary, an empty list none at all."""
+    job = {"id": 4628944002, "title": "Senior Backend Ruby Engineer ", "absolute_url":
+           "https://boards.greenhouse.io/cleoai/jobs/4628944002", "location": {"name": "London"},
+           "pay_input_ranges": [
+               {"min_cents": 7200, "max_cents": 7200, "currency_type": "USD",
+                "title": "Hourly Pay Range"},
+               {"min_cents": 23200000, "max_cents": 28200000, "currency_type": "usd",
+                "title": "Annual Salary:"}]}
+    [posting] = REGISTRY["greenhouse"].parse(json_body({"jobs": [job]}), GH)
+    assert (posting.salary_min, posting.salary_max, posting.salary_currency) == (
+        232000, 282000, "USD")
+    for ranges in ([], None, [{"min_cents": "x"}], [{"min_cents": 9, "max_cents": 1}]):
+        [none] = REGISTRY["greenhouse"].parse(json_body({"jobs": [{**job, "pay_input_ranges":
+                                                                   ranges}]}), GH)
+        assert none.salary_min is None and none.salary_currency is None

@@ -83,7 +83,7 @@ def test_real_pages_other_fields() -> None:
 
     dell = one("workday-dell-roundrock.html")
     assert dell.telecommute and dell.applicant_locations == ("United States of America",)
-    assert dell.identifier == "R246118" and dell.posted_at == "2024-05-22T00:00:00"
+    assert dell.identifier == "R246118" and dell.posted_at == "2024-05-22T00:00:00Z"
     indeed = one("indeed-au-papercut-devops.html")
     assert indeed.salary_unit == "YEAR" and indeed.valid_through == "2026-12-12T09:37:46.463000Z"
     assert indeed.company_urls == ("https://au.indeed.com/cmp/Papercut-Software",)

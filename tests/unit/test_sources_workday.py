@@ -51,7 +51,7 @@ def test_workday_pages_past_the_first_total_and_reads_details() -> None:
     assert first.external_id == "Engineer-0_R0"
     assert first.url == "https://acme.wd5.myworkdayjobs.com/External/job/Berlin/Engineer-0_R0"
     assert first.description == "About R0."
-    assert first.posted_at == "2026-09-01T00:00:00"
+    assert first.posted_at == "2026-09-01T00:00:00Z"      # a date without a zone is UTC
     assert asked[3].url == WD_URL[:-len("/jobs")] + "/job/Berlin/Engineer-0_R0"
 
 

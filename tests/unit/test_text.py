@@ -136,23 +136,28 @@ def test_lines_are_stripped_and_blank_runs_made_one_as_expressions_would() -> No
         assert _lines(text) == re.sub(r"\n{3,}", "\n\n", stripped).strip("\n"), repr(text)
 
 
-def test_tags_laid_out_by_one_split_as_one_substitution_would() -> None:
-    """Tags are found by one split and looked up in a table, only the rest (lists,
-    upper case) passing through `_Layout` in order: the same text a substitution
-    calling `_Layout` for every tag gives, malformed markup included."""
-    import random
+def test_omitted_end_tags_end_where_a_browser_ends_them() -> None:
+    """HTML5 lets `</head>`, `</p>`, `</li>`, `</td>`, `</tr>` and `</body>` be left
+    out; the parser ends each element where the standard does (the regular
+    expressions this replaced dropped everything after a `<head>` with no end)."""
+    assert html_to_text("<html><head><meta charset=utf-8><style>p{}</style>"
+                        "<body><p>Visible<p>Also") == "Visible\n\nAlso"
+    assert html_to_text("<ul><li>a<li>b</ul><table><tr><td>c<td>d<tr><td>e</table>") == \
+        "- a\n- b\n\nc d\ne"
 
-    from jobtracker.text import _TAG, _Layout, _layout
 
-    rng = random.Random(8)
-    pieces = ["<p>", "</p>", "<P class='x'>", "<ul>", "</ul>", "<ol>", "</OL>", "<li>", "</li>",
-              "<LI>", "<br/>", "<td>", "</td>", "<tr>", "<strong>", "</em>", "<a href='x'>",
-              "<div>", "<h2>", "<hr>", "<custom-tag>", "<", ">", "<b", "<<p>b>", " ", "x", "1."]
-    for _ in range(20000):
-        text = "".join(rng.choice(pieces) for _ in range(rng.randint(0, 30)))
-        layout = _Layout()
-        by_substitution = _TAG.sub(lambda match, layout=layout: layout(match[1]), text)
-        assert _layout(text) == by_substitution, repr(text)
+def test_a_block_nested_in_thousands_of_open_blocks_is_bounded() -> None:
+    """An HTML5 parser looks through every open element for each block start tag; past
+    MAX_BLOCK_TAGS of them the rest is not read, so nesting costs a bounded time."""
+    from jobtracker.text import MAX_BLOCK_TAGS, html_tree
+
+    started = time.perf_counter()
+    assert html_to_text("<div>" * 100_000 + "deep") == ""
+    assert html_to_text("<p>kept</p>" + "<div>" * 100_000) == "kept"
+    assert time.perf_counter() - started < 5
+    tree, cut = html_tree("<section>" * (MAX_BLOCK_TAGS + 1))
+    assert cut and tree.root is not None
+    assert html_tree("<p>short</p>")[1] is False
 
 
 def _web_url_by_urlsplit(url: str | None) -> str:

@@ -120,7 +120,9 @@ def alert_of(message: ParsedMessage) -> str | None:
     from jobtracker import alerts  # with mail to read only (as the sync's import below)
 
     display = message.sender.split("<", 1)[0].strip() if "<" in message.sender else ""
-    return alerts.recognise(message.sender_address, message.subject, message.body, display)
+    # The sender is the From header's one mailbox as parsed (never the display name
+    # or a decoded encoded word): a forged header is no alert, so it is read as mail.
+    return alerts.recognise(message.from_mailbox, message.subject, message.body, display)
 
 
 def label(company: str | None, sender: str, subject: str) -> str:
