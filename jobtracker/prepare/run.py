@@ -36,7 +36,7 @@ from jobtracker.prepare.packet import (
 from jobtracker.prepare.resolve import Resolution, resolve
 from jobtracker.proposals import written
 from jobtracker.proposals.resume_edit import resume_for
-from jobtracker.ranking import scoring
+from jobtracker.ranking import page, scoring
 from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import REGISTRY
 from jobtracker.text import web_url
@@ -94,18 +94,31 @@ _POSTING_SQL = (
 
 async def pick(db: Path, profile: Profile, top: int) -> list[int]:
     """The best `top` open matches with no application beyond `saved`."""
-    found = await load_matches(db, profile)
+    found = await load_matches(db, profile, top, unapplied=True)
     return [m.id for m in found if m.status in PICKABLE][:top]
 
 
 async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
+    """Each posting's row for its packet: its own id, company, title, location,
+    description and description hash, and the page and form of the job it stands for
+    (jobtracker/ranking/page.py: a company's own board before an aggregator's copy):
+    `url`, `source`, `token`, `board_url`, `external_id` of the posting giving it."""
     rows, unknown = [], []
+    found = await page.pages(conn, ids)
     for posting_id in ids:
         row = await (await conn.execute(_POSTING_SQL, (posting_id,))).fetchone()
         if row is None:
             unknown.append(posting_id)
-        else:
-            rows.append(row)
+            continue
+        merged = dict(row)
+        chosen = found.get(posting_id)
+        if chosen is not None and chosen.posting_id != posting_id:
+            giver = await (await conn.execute(_POSTING_SQL, (chosen.posting_id,))).fetchone()
+            if giver is not None:
+                for name in ("url", "source", "token", "board_url", "external_id"):
+                    merged[name] = giver[name]
+        merged["url"] = chosen.url if chosen is not None else web_url(row["url"])
+        rows.append(merged)
     if unknown:
         raise UnknownPostings(unknown)
     return rows
@@ -131,10 +144,13 @@ def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -
 
 # --- forms: cached, else read ------------------------------------------------------------
 
-async def _cached(conn: aiosqlite.Connection, row: Any) -> Form | None:
+async def _cached(conn: aiosqlite.Connection, row: Any, url: str) -> Form | None:
+    """The form cached for the posting's description, read from the same address (a
+    job whose page moved to its own board reads that board's form)."""
     cached = await (await conn.execute(
         "SELECT form FROM forms WHERE posting_id = ? AND description_hash = ? "
-        "AND form IS NOT NULL", (row["id"], row["description_hash"] or ""))).fetchone()
+        "AND form IS NOT NULL AND url = ?",
+        (row["id"], row["description_hash"] or "", secrets.display_url(url)))).fetchone()
     if cached is None:
         return None
     try:
@@ -166,7 +182,7 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
     for row in rows:
         if row["source"] != "greenhouse":
             continue
-        form = await _cached(conn, row)
+        form = await _cached(conn, row, _url_of(row, configured))
         if form is not None:
             out[row["id"]] = form
         else:

@@ -11,7 +11,6 @@ a new id on the same board, the repost's page and date.
 from __future__ import annotations
 
 import json
-from collections import defaultdict
 from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,7 @@ from typing import Any
 from jobtracker import store
 from jobtracker.clock import now_iso
 from jobtracker.config import Profile
-from jobtracker.ranking import filters, matching
+from jobtracker.ranking import filters, matching, page
 from jobtracker.text import one_line, web_url
 
 
@@ -80,41 +79,72 @@ def why(parts: dict[str, dict[str, Any]]) -> dict[str, float]:
     return out
 
 
+# Application statuses a match may have and still wait for the user: none, or `saved`.
+# `prepare` picks only these, and the digest announces only these.
+UNAPPLIED = ("saved",)
+
+
+def open_matches(profile: Profile, now: str | None = None, *, columns: str,
+                 column_params: list[Any] | None = None, joins: str = "",
+                 dismissed: bool = False, unapplied: bool = False,
+                 where: str = "", where_params: list[Any] | None = None
+                 ) -> tuple[str, list[Any]]:
+    """The one query of the open, judged and scored matches (`matching.match_where`:
+    open, in scope, at a wanted level, no filter catching it), without the ones the
+    user dismissed (only those, with `dismissed`), and with `unapplied` only those
+    with no application beyond `saved`. `jobtracker matches`, the TUI, `prepare`'s
+    picks and the digest all read their matches through it, each naming the columns
+    it needs (and any further `joins` and `where`); the caller adds its ORDER BY.
+
+    Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores, `a` the
+    job's application, `d` its standing dismissal. The judged postings lead (a
+    CROSS JOIN keeps SQLite to that order): a third of the postings or fewer."""
+    match, match_params = matching.match_where(profile, now)
+    sql = (f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} "
+           "JOIN scores AS s ON s.posting_id = p.id "
+           "LEFT JOIN applications AS a ON a.posting_id = p.id "
+           "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+           f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} "
+           f"AND {match} AND d.id IS {'NOT ' if dismissed else ''}NULL")
+    if unapplied:
+        sql += f" AND (a.status IS NULL OR a.status IN ({', '.join('?' for _ in UNAPPLIED)}))"
+    params = [*(column_params or []), *(where_params or []), *match_params]
+    if unapplied:
+        params += list(UNAPPLIED)
+    return sql, params
+
+
 async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
                        dismissed: bool = False, undescribed: bool = False,
-                       now: str | None = None) -> list[Match]:
+                       now: str | None = None, unapplied: bool = False) -> list[Match]:
     """Open, scored matches, best first (score, then posting id); with `dismissed`, the
     ones the user dismissed instead (they are left out otherwise); with `undescribed`,
     then the job alerts' cards that have no description to judge yet (`described`
     false, no score or verdict), newest first. None that a filter catches (`now`
-    dates `filters.max_age_days`: the clock's time when not given).
+    dates `filters.max_age_days`: the clock's time when not given). With
+    `unapplied`, only jobs with no application beyond `saved` (prepare's picks).
 
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
     """
-    where, params = matching.match_where(profile, now)
-    sql = (
-        "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
-        "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
-        "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
-        "pr.score AS prerank "
-        f"FROM {matching.FROM_POSTINGS} "
-        "JOIN rankings AS r ON r.posting_id = p.id "
-        "JOIN scores AS s ON s.posting_id = p.id "
-        "LEFT JOIN applications AS a ON a.posting_id = p.id "
-        "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
-        "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
-        f"WHERE {where} AND d.id IS {'NOT ' if dismissed else ''}NULL "
-        "ORDER BY s.score DESC, p.id")
-    params = [profile.prose_hash, *params]
+    sql, params = open_matches(
+        profile, now, dismissed=dismissed, unapplied=unapplied,
+        columns="p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
+                "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
+                "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
+                "p.description_hash) AS stale, r.model, r.prompt_version, "
+                "d.reason AS dismissed, pr.score AS prerank",
+        column_params=[profile.prose_hash],
+        joins="LEFT JOIN preranks AS pr ON pr.posting_id = p.id")
+    sql += " ORDER BY s.score DESC, p.id"
     if top is not None:
         sql += " LIMIT ?"
         params.append(top)
     async with store.connect(db) as conn:
         rows = await conn.execute_fetchall(sql, params)
-        members = await _open_members(conn)
-        waiting = await _undescribed(conn, profile, now) if undescribed else []
+        members = await page.open_members(conn)
+        waiting = await _undescribed(conn, profile, now) if undescribed and not unapplied \
+            else []
     out = []
     for row in rows:
         url, also_on, reposted = _where_listed(row, members.get(row["id"], []))
@@ -249,41 +279,19 @@ async def filtered_counts(conn: Any, profile: Profile, now: str) -> dict[str, in
     return {name: int(row[name] or 0) for name in names}
 
 
-async def _open_members(conn: Any) -> dict[int, list[Any]]:
-    """Open non-leading members by leader, newest first (a partial index holds them)."""
-    rows = await conn.execute_fetchall(
-        "SELECT lead_id, url, board_id, first_seen, "
-        "(SELECT aggregator FROM boards WHERE id = board_id) AS aggregator FROM postings "
-        "WHERE lead_id IS NOT NULL AND closed_at IS NULL ORDER BY first_seen DESC, id DESC")
-    members: dict[int, list[Any]] = defaultdict(list)
-    for row in rows:
-        members[row["lead_id"]].append(row)
-    return members
-
-
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
-    """(the page to show, the other open pages, the repost date) for one listed leader.
-
-    A company's own board leads: when the leader is an aggregator's copy, the newest
-    open member on a company's board gives the page. Otherwise an open leader shows its
-    own page, and a closed one (listed only while its board lists the job again, the
-    schema's rule) its repost's: never an aggregator copy's."""
-    url, reposted = web_url(leader["url"]) or None, None
-    own = next((m for m in members if not m["aggregator"]), None) \
-        if leader["aggregator"] else None
-    if own is not None:
-        url = web_url(own["url"]) or url
-    elif leader["closed_at"] is not None and members:
-        # Only a repost on the leader's own board keeps a closed job listed (the schema's
-        # job_open rule); a copy elsewhere never takes over its page.
-        repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
-        if repost is not None:
-            url = web_url(repost["url"]) or url
-            reposted = str(repost["first_seen"])[:10]
+    """(the page to show, the other open pages, the repost date) for one listed leader:
+    the page is jobtracker/ranking/page.py's rule, the one every screen, packet and
+    digest follows."""
+    chosen = page.choose(leader, members)
+    url = chosen.url
     also_on = []
-    for member in members:
+    # The leader's own page too, when a member gives the job's (a copy's page).
+    others = [leader, *members] if chosen.posting_id != leader["id"] and \
+        leader["closed_at"] is None else members
+    for member in others:
         # Rows stored before pages were checked may hold `javascript:`: never shown.
-        page = web_url(member["url"])
-        if page and page != url and page not in also_on:
-            also_on.append(page)
-    return url, also_on, reposted
+        other = web_url(member["url"])
+        if other and other != url and other not in also_on:
+            also_on.append(other)
+    return url, also_on, chosen.reposted
