@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -196,9 +196,11 @@ async def set_applied(db: Path, posting_id: int) -> tuple[Change | None, str | N
                                              posting_id=posting_id), None
 
 
-async def overview(db: Path, followup: Followup, today: date) -> Overview:
-    """Every application and the funnel, as `jobtracker applications` reads them."""
-    return await tracked.overview(db, followup, today)
+async def overview(db: Path, followup: Followup, today: date,
+                   at: datetime | None = None) -> Overview:
+    """Every application and the funnel, as `jobtracker applications` reads them, and
+    the interviews upcoming from `at` (the app's clock)."""
+    return await tracked.overview(db, followup, today, at)
 
 
 async def timeline(db: Path, application_id: int, followup: Followup,

@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from jobtracker import clock
 from jobtracker.config import VERDICTS, Followup, Profile
 from jobtracker.notify import record
 from jobtracker.ranking import page
@@ -156,12 +157,12 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
     them has not announced its job. `since` (UTC, as stored) narrows the matches and
     proposals to those that came after it; by default the window starts at the last
     digest any channel took, and a match is new while it is unannounced."""
-    tz = zone or "UTC"
+    tz = clock.zone_name(zone)
     window = since if since is not None else await record.last_sent(conn)
     matches, announced = await _matches(conn, profile, at_or_above(min_verdict), channels,
                                         since, now)
     proposals, by_kind = await _proposals(conn, since)
-    today = datetime.fromisoformat(now.replace("Z", "+00:00")).astimezone(ZoneInfo(tz)).date()
+    today = clock.local_today(tz, now)
     return Digest(
         made_at=now, zone=tz, since=window, min_verdict=min_verdict, matches=matches,
         proposals=proposals, proposals_by_kind=by_kind, due=await _due(conn, followup, today),
