@@ -22,7 +22,14 @@ from jobtracker import files, proposals, secrets, store
 from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
 from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
-from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
+from jobtracker.prepare.documents import (
+    Documents,
+    Rendered,
+    broken,
+    files_of,
+    missing_resume,
+    packet_files,
+)
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
     WAITING_NAMES,
@@ -33,7 +40,7 @@ from jobtracker.prepare.packet import (
     posting_md,
     write_packet,
 )
-from jobtracker.prepare.resolve import Resolution, resolve
+from jobtracker.prepare.resolve import Resolution, document_of, resolve
 from jobtracker.proposals import written
 from jobtracker.proposals.resume_edit import resume_for
 from jobtracker.ranking import page, scoring
@@ -69,6 +76,14 @@ class Prepared:
     # Proposals for the posting still to decide (resume edits, a letter): the packet
     # is made without them, and says so.
     waiting: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def failed_documents(self) -> list[str]:
+        """Why each required document of the form cannot be sent (missing, or it
+        failed its check): a packet that holds them is not ready, and prepare exits 1."""
+        return list(dict.fromkeys(
+            r.note for r in self.resolution.fields
+            if r.missing and document_of(r.field) is not None and r.files))
 
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
@@ -249,9 +264,13 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     waiting = await waiting_for(conn, home, posting.id)
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
+    if sources["resume.md"] is None:
+        # No resume to send: said first, and the packet's old resume files stay.
+        rendered = [missing_resume(), *rendered]
+        del sources["resume.md"]
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
                          has_letter=letter is not None, documents=files_of(rendered),
-                         drafted=await _drafted(conn, posting.id))
+                         drafted=await _drafted(conn, posting.id), broken=broken(rendered))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
         "answers.md": answers_md(posting, resolution, form_error, rendered, waiting),
