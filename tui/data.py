@@ -70,12 +70,11 @@ async def has_postings(db: Path) -> bool:
     return row is not None
 
 
-async def waiting_count(db: Path) -> int:
-    """Proposals still to decide (pending, stale ones included)."""
+async def waiting_count(db: Path, home: Path | None = None) -> int:
+    """Proposals waiting for the user: pending and not stale (`proposals.waiting`, as
+    the digest and `proposals list` count them)."""
     async with store.connect(db) as conn:
-        row = await (await conn.execute(
-            "SELECT COUNT(*) FROM proposals WHERE state = 'pending'")).fetchone()
-    return int(row[0])
+        return len(await proposals.waiting(conn, home))
 
 
 # --- the review -------------------------------------------------------------------------

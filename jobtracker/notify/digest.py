@@ -152,7 +152,8 @@ def at_or_above(verdict: str) -> frozenset[str]:
 
 async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
                 followup: Followup, min_verdict: str, channels: tuple[str, ...], now: str,
-                zone: str | None = None, since: str | None = None) -> Digest:
+                zone: str | None = None, since: str | None = None,
+                home: Path | None = None) -> Digest:
     """What needs the user, for `channels` together: a match is in it while one of
     them has not announced its job. `since` (UTC, as stored) narrows the matches and
     proposals to those that came after it; by default the window starts at the last
@@ -161,7 +162,7 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
     window = since if since is not None else await record.last_sent(conn)
     matches, announced = await _matches(conn, profile, at_or_above(min_verdict), channels,
                                         since, now)
-    proposals, by_kind = await _proposals(conn, since)
+    proposals, by_kind = await _proposals(conn, since, home)
     today = clock.local_today(tz, now)
     return Digest(
         made_at=now, zone=tz, since=window, min_verdict=min_verdict, matches=matches,
@@ -223,16 +224,14 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
     return matches, {c: frozenset(ids) for c, ids in told_by.items()}
 
 
-async def _proposals(conn: aiosqlite.Connection, since: str | None
+async def _proposals(conn: aiosqlite.Connection, since: str | None, home: Path | None
                      ) -> tuple[list[ProposalItem], dict[str, int]]:
-    """Pending proposals (all of them: they wait whatever the window), oldest first,
-    and their count by kind. Staleness is not computed here: that reads each one's
-    inputs, and the review shows it."""
-    rows = await conn.execute_fetchall(
-        "SELECT id, kind, task, summary, created_at FROM proposals WHERE state = 'pending' "
-        "AND created_at >= ? ORDER BY id", (since or "",))
-    items = [ProposalItem(int(r[0]), str(r[1]), str(r[2]), str(r[3] or ""), str(r[4]))
-             for r in rows]
+    """The proposals waiting (`proposals.waiting`: pending and not stale, as the
+    dashboard and `proposals list` count them), oldest first, and their count by kind."""
+    from jobtracker import proposals
+
+    found = await proposals.waiting(conn, home, since or "")
+    items = [ProposalItem(p.id, p.kind, p.task, p.summary or "", p.created_at) for p in found]
     by_kind: dict[str, int] = {}
     for item in items:
         by_kind[item.kind] = by_kind.get(item.kind, 0) + 1

@@ -52,6 +52,61 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
     return None
 
 
+def _reason(current: str | None, target: str) -> str | None:
+    if applications.status_change_applies(current, target):
+        return None
+    now = f"'{current}'" if current else "gone"
+    return f"the application's status is now {now}"
+
+
+async def _stale_many(conn: aiosqlite.Connection, group: list[Proposal],
+                      home: Path | None) -> dict[int, str]:
+    """`_stale` for many proposals in three reads: the applications they could be
+    about, found by `applications.find`'s rule (by id, by posting, else the company's
+    one application without a posting). A ghosting proposal's silence is checked one
+    by one (there are few)."""
+    ids = sorted({p.application_id for p in group if p.application_id is not None})
+    postings = sorted({p.posting_id for p in group if p.posting_id is not None})
+    companies = sorted({str(p.payload["company"]).lower() for p in group
+                        if isinstance(p.payload.get("company"), str)})
+    rows: list[Any] = []
+    for column, values in (("id", ids), ("posting_id", postings)):
+        for start in range(0, len(values), 500):
+            chunk = values[start:start + 500]
+            rows += await conn.execute_fetchall(
+                f"SELECT id, posting_id, company, status FROM applications WHERE {column} "
+                f"IN ({', '.join('?' for _ in chunk)})", chunk)
+    for start in range(0, len(companies), 500):
+        chunk = companies[start:start + 500]
+        rows += await conn.execute_fetchall(
+            "SELECT id, posting_id, company, status FROM applications WHERE posting_id IS "
+            f"NULL AND lower(company) IN ({', '.join('?' for _ in chunk)})", chunk)
+    by_id = {int(r[0]): r for r in rows}
+    by_posting = {int(r[1]): r for r in rows if r[1] is not None}
+    by_company: dict[str, list[Any]] = {}
+    for row in {int(r[0]): r for r in rows if r[1] is None}.values():
+        by_company.setdefault(str(row[2] or "").lower(), []).append(row)
+    out: dict[int, str] = {}
+    for proposal in group:
+        target = proposal.payload.get("to_status")
+        if not isinstance(target, str):
+            continue
+        if proposal.payload.get("silent_since"):
+            reason = await _stale(conn, proposal, home)
+        else:
+            found = by_id.get(proposal.application_id) \
+                if proposal.application_id is not None else None
+            if found is None and proposal.posting_id is not None:
+                found = by_posting.get(proposal.posting_id)
+            elif found is None and isinstance(proposal.payload.get("company"), str):
+                same = by_company.get(str(proposal.payload["company"]).lower(), [])
+                found = same[0] if len(same) == 1 else None
+            reason = _reason(found[3] if found is not None else None, target)
+        if reason:
+            out[proposal.id] = reason
+    return out
+
+
 async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                  home: Path | None) -> dict[str, Any]:
     uncertain = proposal.payload.get("uncertain_companies")
@@ -140,4 +195,4 @@ async def _message_body(conn: aiosqlite.Connection, key: object) -> str | None:
 
 
 KIND = Kind("status", _apply, _undo, _stale,
-            Presentation(brief=_brief, detail=_detail))
+            Presentation(brief=_brief, detail=_detail), stale_many=_stale_many)

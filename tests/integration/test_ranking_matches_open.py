@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+from pathlib import Path
 
 import pytest
 
@@ -58,6 +59,10 @@ def test_a_dismissed_match_is_neither_announced_nor_packed(
     packed = [p["posting"] for p in _json(home, capsys, "prepare", "--json", "--top", "10")]
     assert staff not in listed and staff not in announced and staff not in packed
     assert sorted(announced) == sorted(listed) == sorted(packed)
+    # docs/notify.md's word: the digest's new matches are the open matches "as
+    # `jobtracker matches` counts them".
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "notify.md").read_text()
+    assert "open matches (as `jobtracker matches` counts them" in docs
 
 
 def test_a_job_applied_to_is_left_alone_by_prepare_and_the_digest(

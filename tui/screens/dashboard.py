@@ -145,7 +145,7 @@ class Dashboard(Screen[None]):
 
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
-        self._waiting = await data.waiting_count(self.app.db)
+        self._waiting = await data.waiting_count(self.app.db, self.app.home)
         zone = self.app.setup.config.timezone
         found = await data.overview(self.app.db, self.app.setup.config.followup,
                                     self.app.clock.today(zone), self.app.clock.now())
