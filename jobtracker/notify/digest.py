@@ -199,24 +199,26 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
     sql, args = open_matches(
         profile, now, unapplied=True,
         columns=f"p.id, r.verdict, s.score, p.company, p.title, p.location, p.url, "
-                f"p.board_id, p.closed_at, b.aggregator, {told}",
+                f"p.board_id, p.closed_at, {told}",
         column_params=[value for c in channels for value in (c, c)],
-        joins="JOIN boards AS b ON b.id = p.board_id", where=where, where_params=where_params)
+        where=where, where_params=where_params)
+    copies = {int(r[0]) for r in await conn.execute_fetchall(
+        "SELECT id FROM boards WHERE aggregator")}     # a few rows: read once, not per match
     cursor = await conn.execute(sql + " ORDER BY s.score DESC, p.id", args)
     cursor.row_factory = None
     rows = await cursor.fetchall()
-    moved = [row[0] for row in rows if row[9] or row[8] is not None]
+    moved = [row[0] for row in rows if row[7] in copies or row[8] is not None]
     members = await page.open_members(conn, moved) if moved else {}
     matches: list[MatchItem] = []
     told_by: dict[str, set[int]] = {c: set() for c in channels}
     for row in rows:
-        flags = row[10:10 + len(channels)]
+        flags = row[9:9 + len(channels)]
         for channel, flag in zip(channels, flags, strict=True):
             if flag:
                 told_by[channel].add(row[0])
         if not all(flags):
             url = page.choose({"id": row[0], "url": row[6], "board_id": row[7],
-                               "closed_at": row[8], "aggregator": row[9]},
+                               "closed_at": row[8], "aggregator": row[7] in copies},
                               members.get(row[0], [])).url if row[0] in members \
                 else web_url(row[6])
             matches.append(MatchItem(row[0], row[1], round(row[2], 3), row[3] or "",
@@ -230,8 +232,7 @@ async def _proposals(conn: aiosqlite.Connection, since: str | None, home: Path |
     dashboard and `proposals list` count them), oldest first, and their count by kind."""
     from jobtracker import proposals
 
-    found = await proposals.waiting(conn, home, since or "")
-    items = [ProposalItem(p.id, p.kind, p.task, p.summary or "", p.created_at) for p in found]
+    items = [ProposalItem(*found) for found in await proposals.waiting(conn, home, since or "")]
     by_kind: dict[str, int] = {}
     for item in items:
         by_kind[item.kind] = by_kind.get(item.kind, 0) + 1

@@ -19,7 +19,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from jobtracker import store
 from jobtracker.proposals.lines import Line, text_field
@@ -164,9 +164,9 @@ class Kind:
     undo: Undoer | None = None
     stale: StaleCheck | None = None
     view: Presentation = Presentation()
-    # Staleness of many pending proposals of this kind at once (id → reason), in a
-    # few reads instead of `stale`'s one or two per proposal: what counting the
-    # proposals waiting (the digest, the dashboard) uses.
+    # Staleness of many pending proposals of this kind at once (`Pending` rows → the
+    # stale ones' ids and reasons), in a few reads instead of `stale`'s one or two per
+    # proposal: what counting the proposals waiting (the digest, the dashboard) uses.
     stale_many: Callable[..., Awaitable[dict[int, str]]] | None = None
 
 
@@ -256,20 +256,39 @@ async def list_proposals(conn: aiosqlite.Connection, home: Path | None = None,
     return out
 
 
+class Waiting(NamedTuple):
+    """A proposal waiting for the user, as a count or a digest shows it."""
+
+    id: int
+    kind: str
+    task: str
+    summary: str
+    created_at: str
+
+
+class Pending(NamedTuple):
+    """A pending proposal as a kind's `stale_many` reads it (`payload` as stored)."""
+
+    id: int
+    posting_id: int | None
+    application_id: int | None
+    payload: str
+
+
 async def waiting(conn: aiosqlite.Connection, home: Path | None = None,
-                  since: str = "") -> list[Proposal]:
+                  since: str = "") -> list[Waiting]:
     """The proposals that wait for the user: pending and not stale (a stale one cannot
     be accepted, so it waits for nothing), made at or after `since`, oldest first.
     The one count of "proposals waiting" — the digest, the dashboard and `proposals
-    list` agree. Kinds with `stale_many` are checked together, in a few reads."""
+    list` agree. A kind with `stale_many` checks all of its pending proposals in a
+    few reads; others are checked one by one (they are few)."""
     rows = await conn.execute_fetchall(
-        f"SELECT {_COLUMNS} FROM proposals WHERE state = 'pending' AND created_at >= ? "
-        "ORDER BY id", (since,))
-    found = [_from_row(row) for row in rows]
-    by_kind: dict[str, list[Proposal]] = {}
-    for proposal in found:
-        by_kind.setdefault(proposal.kind, []).append(proposal)
-    stale: dict[int, str] = {}
+        "SELECT id, kind, task, summary, created_at, posting_id, application_id, payload "
+        "FROM proposals WHERE state = 'pending' AND created_at >= ? ORDER BY id", (since,))
+    by_kind: dict[str, list[Pending]] = {}
+    for row in rows:
+        by_kind.setdefault(row[1], []).append(Pending(row[0], row[5], row[6], row[7] or "{}"))
+    stale: set[int] = set()
     for name, group in by_kind.items():
         kind = REGISTRY.get(name)
         if kind is None or kind.stale is None:
@@ -277,11 +296,12 @@ async def waiting(conn: aiosqlite.Connection, home: Path | None = None,
         if kind.stale_many is not None:
             stale.update(await kind.stale_many(conn, group, home))
             continue
-        for proposal in group:
-            reason = await kind.stale(conn, proposal, home)
-            if reason:
-                stale[proposal.id] = reason
-    return [p for p in found if p.id not in stale]
+        for item in group:
+            found = await get(conn, item.id, home)
+            if found is not None and found.state == "stale":
+                stale.add(item.id)
+    return [Waiting(row[0], row[1], row[2], row[3] or "", row[4]) for row in rows
+            if row[0] not in stale]
 
 
 # --- writing ------------------------------------------------------------------------

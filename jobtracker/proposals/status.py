@@ -15,12 +15,13 @@ still has the status the accept set.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications
 from jobtracker.applications import ApplicationError, Change, Source
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError
+from jobtracker.proposals.core import Kind, Pending, Presentation, Proposal, ProposalError, get
 from jobtracker.proposals.lines import Line, Span, field, quote_in
 from jobtracker.text import one_line
 
@@ -59,16 +60,17 @@ def _reason(current: str | None, target: str) -> str | None:
     return f"the application's status is now {now}"
 
 
-async def _stale_many(conn: aiosqlite.Connection, group: list[Proposal],
+async def _stale_many(conn: aiosqlite.Connection, group: list[Pending],
                       home: Path | None) -> dict[int, str]:
-    """`_stale` for many proposals in three reads: the applications they could be
-    about, found by `applications.find`'s rule (by id, by posting, else the company's
-    one application without a posting). A ghosting proposal's silence is checked one
-    by one (there are few)."""
-    ids = sorted({p.application_id for p in group if p.application_id is not None})
-    postings = sorted({p.posting_id for p in group if p.posting_id is not None})
-    companies = sorted({str(p.payload["company"]).lower() for p in group
-                        if isinstance(p.payload.get("company"), str)})
+    """`_stale` for many pending proposals in a few reads: the applications they could
+    be about, found by `applications.find`'s rule (by id, by posting, else the
+    company's one application without a posting). A ghosting proposal's silence is
+    checked one by one (there are few)."""
+    payloads = {item.id: _payload(item.payload) for item in group}
+    ids = sorted({i.application_id for i in group if i.application_id is not None})
+    postings = sorted({i.posting_id for i in group if i.posting_id is not None})
+    companies = sorted({str(p["company"]).lower() for p in payloads.values()
+                        if isinstance(p.get("company"), str)})
     rows: list[Any] = []
     for column, values in (("id", ids), ("posting_id", postings)):
         for start in range(0, len(values), 500):
@@ -87,24 +89,34 @@ async def _stale_many(conn: aiosqlite.Connection, group: list[Proposal],
     for row in {int(r[0]): r for r in rows if r[1] is None}.values():
         by_company.setdefault(str(row[2] or "").lower(), []).append(row)
     out: dict[int, str] = {}
-    for proposal in group:
-        target = proposal.payload.get("to_status")
+    for item in group:
+        payload = payloads[item.id]
+        target = payload.get("to_status")
         if not isinstance(target, str):
             continue
-        if proposal.payload.get("silent_since"):
-            reason = await _stale(conn, proposal, home)
+        if payload.get("silent_since"):
+            found_proposal = await get(conn, item.id, home)
+            reason = found_proposal.stale_reason if found_proposal is not None else None
         else:
-            found = by_id.get(proposal.application_id) \
-                if proposal.application_id is not None else None
-            if found is None and proposal.posting_id is not None:
-                found = by_posting.get(proposal.posting_id)
-            elif found is None and isinstance(proposal.payload.get("company"), str):
-                same = by_company.get(str(proposal.payload["company"]).lower(), [])
+            found = by_id.get(item.application_id) if item.application_id is not None \
+                else None
+            if found is None and item.posting_id is not None:
+                found = by_posting.get(item.posting_id)
+            elif found is None and isinstance(payload.get("company"), str):
+                same = by_company.get(str(payload["company"]).lower(), [])
                 found = same[0] if len(same) == 1 else None
             reason = _reason(found[3] if found is not None else None, target)
         if reason:
-            out[proposal.id] = reason
+            out[item.id] = reason
     return out
+
+
+def _payload(text: str) -> dict[str, Any]:
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,

@@ -86,30 +86,38 @@ UNAPPLIED = ("saved",)
 
 def open_matches(profile: Profile, now: str | None = None, *, columns: str,
                  column_params: list[Any] | None = None, joins: str = "",
-                 dismissed: bool = False, unapplied: bool = False,
+                 dismissed: bool = False, unapplied: bool = False, status: bool = False,
                  where: str = "", where_params: list[Any] | None = None
                  ) -> tuple[str, list[Any]]:
     """The one query of the open, judged and scored matches (`matching.match_where`:
     open, in scope, at a wanted level, no filter catching it), without the ones the
-    user dismissed (only those, with `dismissed`), and with `unapplied` only those
-    with no application beyond `saved`. `jobtracker matches`, the TUI, `prepare`'s
-    picks and the digest all read their matches through it, each naming the columns
-    it needs (and any further `joins` and `where`); the caller adds its ORDER BY.
+    user dismissed (only those, with `dismissed`: their standing dismissal is `d`),
+    and with `unapplied` only those with no application beyond `saved`. `jobtracker
+    matches`, the TUI, `prepare`'s picks and the digest all read their matches
+    through it, each naming the columns it needs (`status`: the application's, as
+    `a`), and any further `joins` and `where`; the caller adds its ORDER BY.
 
-    Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores, `a` the
-    job's application, `d` its standing dismissal. The judged postings lead (a
-    CROSS JOIN keeps SQLite to that order): a third of the postings or fewer."""
+    Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores. The judged
+    postings lead (a CROSS JOIN keeps SQLite to that order): a third of the postings
+    or fewer. The standing dismissals are read once (`NOT IN`), the applications to
+    leave out found through their posting index (`NOT EXISTS`), after the cheaper
+    tests."""
     match, match_params = matching.match_where(profile, now)
-    sql = (f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} "
-           "JOIN scores AS s ON s.posting_id = p.id "
-           "LEFT JOIN applications AS a ON a.posting_id = p.id "
-           "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
-           f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} "
-           f"AND {match} AND d.id IS {'NOT ' if dismissed else ''}NULL")
-    if unapplied:
-        sql += f" AND (a.status IS NULL OR a.status IN ({', '.join('?' for _ in UNAPPLIED)}))"
+    sql = f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} " \
+          "JOIN scores AS s ON s.posting_id = p.id "
+    if status:
+        sql += "LEFT JOIN applications AS a ON a.posting_id = p.id "
+    if dismissed:
+        sql += "JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+    sql += f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} AND {match}"
+    if not dismissed:
+        # Standing dismissals are few: read once into an index, not looked up per row.
+        sql += (" AND p.id NOT IN (SELECT posting_id FROM dismissals "
+                "WHERE undismissed_at IS NULL AND posting_id IS NOT NULL)")
     params = [*(column_params or []), *(where_params or []), *match_params]
     if unapplied:
+        sql += (" AND NOT EXISTS (SELECT 1 FROM applications AS y WHERE y.posting_id = p.id "
+                f"AND y.status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
         params += list(UNAPPLIED)
     return sql, params
 
@@ -128,12 +136,12 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     description: the judge will ask again, and the score stands until it does.
     """
     sql, params = open_matches(
-        profile, now, dismissed=dismissed, unapplied=unapplied,
+        profile, now, dismissed=dismissed, unapplied=unapplied, status=True,
         columns="p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
                 "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
                 "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-                "p.description_hash) AS stale, r.model, r.prompt_version, "
-                "d.reason AS dismissed, pr.score AS prerank",
+                f"p.description_hash) AS stale, r.model, r.prompt_version, "
+                f"{'d.reason' if dismissed else 'NULL'} AS dismissed, pr.score AS prerank",
         column_params=[profile.prose_hash],
         joins="LEFT JOIN preranks AS pr ON pr.posting_id = p.id")
     sql += " ORDER BY s.score DESC, p.id"
