@@ -94,6 +94,7 @@ class JobtrackerApp(App[int]):
         self.fetcher = Fetcher(self, setup, self.news)
         self.options = replace(options or RunOptions(), continuous=True)
         self.clock = clock or AppClock()
+        self.clock.zone = setup.config.timezone     # times shown in the user's zone
         self.live = LiveReporter(self.clock)
         self.phase = Phase.IDLE
         self.model = ModelState(None)

@@ -10,6 +10,8 @@ from __future__ import annotations
 import time
 from datetime import UTC, date, datetime
 
+from jobtracker import clock
+
 
 class AppClock:
     """The real clock: monotonic seconds for durations, local time for event lines."""
@@ -17,33 +19,50 @@ class AppClock:
     def monotonic(self) -> float:
         return time.monotonic()
 
-    def time_of_day(self, moment: datetime) -> str:
-        """`HH:MM:SS` of an event's time, in the local zone."""
-        return moment.astimezone().strftime("%H:%M:%S")
+    zone: str | None = None    # config.yaml's `timezone:`, set by the app
 
-    def today(self) -> date:
-        """The day follow-ups are due as of (UTC, as stored times are)."""
-        return datetime.now(UTC).date()
+    def time_of_day(self, moment: datetime) -> str:
+        """`HH:MM:SS` of an event's time, in the user's zone (else the system's)."""
+        shown = clock.local(moment, self.zone) if self.zone else moment.astimezone()
+        return shown.strftime("%H:%M:%S")
+
+    def now(self) -> datetime:
+        """The current moment (aware, UTC)."""
+        return clock.now()
+
+    def local_now(self, zone: str | None) -> datetime:
+        """Now in the user's zone (config.yaml's `timezone:`, else the system's): the
+        one clock the screens show times and days by (jobtracker/clock.py's rule)."""
+        return clock.local(self.now(), zone)
+
+    def today(self, zone: str | None = None) -> date:
+        """The user's day: what follow-ups are due as of, and what "today" is."""
+        return self.local_now(zone).date()
 
 
 class FrozenClock(AppClock):
     """A clock that moves only when told to; event times are shown in UTC."""
 
-    def __init__(self, start: float = 1000.0, today: date = date(2026, 11, 29)) -> None:
-        self.now = start
+    def __init__(self, start: float = 1000.0, today: date = date(2026, 11, 29),
+                 moment: datetime | None = None) -> None:
+        self.seconds = start
         self.day = today
+        self.moment = moment      # the wall clock held still, when given
 
     def monotonic(self) -> float:
-        return self.now
+        return self.seconds
 
     def advance(self, seconds: float) -> None:
-        self.now += seconds
+        self.seconds += seconds
+
+    def now(self) -> datetime:
+        return self.moment if self.moment is not None else clock.now()
 
     def time_of_day(self, moment: datetime) -> str:
         return moment.astimezone(UTC).strftime("%H:%M:%S")
 
-    def today(self) -> date:
-        return self.day
+    def today(self, zone: str | None = None) -> date:
+        return self.local_now(zone).date() if self.moment is not None else self.day
 
 
 def elapsed(seconds: float) -> str:

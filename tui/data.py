@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -73,12 +73,11 @@ async def has_postings(db: Path) -> bool:
     return row is not None
 
 
-async def waiting_count(db: Path) -> int:
-    """Proposals still to decide (pending, stale ones included)."""
+async def waiting_count(db: Path, home: Path | None = None) -> int:
+    """Proposals waiting for the user: pending and not stale (`proposals.waiting`, as
+    the digest and `proposals list` count them)."""
     async with store.connect(db) as conn:
-        row = await (await conn.execute(
-            "SELECT COUNT(*) FROM proposals WHERE state = 'pending'")).fetchone()
-    return int(row[0])
+        return len(await proposals.waiting(conn, home))
 
 
 # --- the review -------------------------------------------------------------------------
@@ -199,9 +198,11 @@ async def set_applied(db: Path, posting_id: int) -> tuple[Change | None, str | N
                                              posting_id=posting_id), None
 
 
-async def overview(db: Path, followup: Followup, today: date) -> Overview:
-    """Every application and the funnel, as `jobtracker applications` reads them."""
-    return await tracked.overview(db, followup, today)
+async def overview(db: Path, followup: Followup, today: date,
+                   at: datetime | None = None) -> Overview:
+    """Every application and the funnel, as `jobtracker applications` reads them, and
+    the interviews upcoming from `at` (the app's clock)."""
+    return await tracked.overview(db, followup, today, at)
 
 
 async def interviews(db: Path) -> list[Interview]:

@@ -75,8 +75,9 @@ def _listing_flags(parser: argparse.ArgumentParser, default: Any) -> None:
     form.add_argument("--csv", action="store_true", default=default, help="CSV with a header")
 
 
-def _today(args: argparse.Namespace) -> date:
-    return getattr(args, "today", None) or clock.now().date()
+def _today(args: argparse.Namespace, ws: Workspace) -> date:
+    """--today, else the user's day (config.yaml's `timezone:`, else the system's)."""
+    return getattr(args, "today", None) or clock.local_today(ws.config().timezone)
 
 
 @command("applications", "your applications: list, show ID, note ID TEXT", _configure)
@@ -96,7 +97,7 @@ async def _run(args: argparse.Namespace, ws: Workspace) -> int:
             print(f"note added to application {args.id}")
             return EXIT_OK
         if args.action == "show":
-            found = await tracker.load_timeline(conn, args.id, followup, _today(args))
+            found = await tracker.load_timeline(conn, args.id, followup, _today(args, ws))
             if found is None:
                 return _unknown(args.id)
             if getattr(args, "json", False):
@@ -104,7 +105,7 @@ async def _run(args: argparse.Namespace, ws: Workspace) -> int:
             else:
                 print(format_timeline(found))
             return EXIT_OK
-        every = await tracker.load_rows(conn, followup, _today(args))
+        every = await tracker.load_rows(conn, followup, _today(args, ws))
     statuses = getattr(args, "status", None)
     due_only = getattr(args, "due", False)
     rows = [r for r in every if (not statuses or r.status in statuses)
@@ -121,7 +122,7 @@ async def _run(args: argparse.Namespace, ws: Workspace) -> int:
                              for k in COLUMNS])
     else:
         print(format_rows(rows) if rows else nothing_listed(
-            len(every), statuses, due_only, _today(args)))
+            len(every), statuses, due_only, _today(args, ws)))
     return EXIT_OK
 
 
@@ -201,7 +202,7 @@ def _configure_stats(parser: argparse.ArgumentParser) -> None:
 @command("stats", "the funnel: statuses, replies, interviews, by source and resume",
          _configure_stats)
 def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
-    summary = asyncio.run(_stats(ws, _today(args)))
+    summary = asyncio.run(_stats(ws, _today(args, ws)))
     if args.json:
         print_json(summary)
     else:

@@ -71,7 +71,8 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
         async with store.connect(ws.db) as conn:
             return await build(conn, ws.db, profile=profile, followup=config.followup,
                                min_verdict=notify.min_verdict, channels=notify.to, now=now,
-                               zone=config.timezone, since=since)
+                               zone=config.timezone, since=since,
+                               home=ws.home)
 
     digest = asyncio.run(read())
     if args.json:

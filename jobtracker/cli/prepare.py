@@ -8,10 +8,18 @@ import argparse
 import asyncio
 import sys
 
-from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, print_json, record_id
+from jobtracker.cli.base import (
+    EXIT_ALL_FAILED,
+    EXIT_OK,
+    EXIT_USAGE,
+    command,
+    positive_int,
+    print_json,
+    record_id,
+)
 from jobtracker.clock import now_iso
 from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.report import run_prepare
+from jobtracker.prepare.report import not_ready, prepare_run
 from jobtracker.workspace import Workspace
 
 
@@ -39,10 +47,16 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
             _, done = asyncio.run(prepare(ws.home, ws.db, profile, bank, now_iso(), top=top,
                                           ids=args.postings, render=config.render))
             print_json([item.to_json() for item in done])
+            failed = not_ready(done)
         else:
-            print("\n".join(run_prepare(ws.home, ws.db, top, args.postings, config.render)))
+            lines, failed = prepare_run(ws.home, ws.db, top, args.postings, config.render)
+            print("\n".join(lines))
     except UnknownPostings as exc:
         print(f"jobtracker: no posting with id {exc} (`jobtracker matches` lists posting ids)",
               file=sys.stderr)
         return EXIT_USAGE
-    return EXIT_OK
+    # A packet whose required resume (or letter) is missing or failed its check is not
+    # ready to send: said by name, exit 1; the other packets were written all the same.
+    for line in failed:
+        print(f"jobtracker: prepare: {line}", file=sys.stderr)
+    return EXIT_ALL_FAILED if failed else EXIT_OK

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
 from icalendar import Calendar, Event
+from icalendar.prop import vDuration
 
 from jobtracker.files import FileRefused, relative, remove_workspace, slug, write_workspace
 from jobtracker.interviews import store
@@ -33,6 +34,7 @@ PRODID = "-//jobtracker//interviews//EN"
 FEED = "interviews.ics"
 FOLDER = "interviews"
 NAME = "jobtracker interviews"
+REFRESH = timedelta(hours=1)
 
 
 def _moment(stamp: str, zone: str | None) -> datetime:
@@ -74,7 +76,10 @@ def calendar(items: list[Interview]) -> bytes:
     cal.add("calscale", "GREGORIAN")
     cal.add("method", "PUBLISH")
     cal.add("x-wr-calname", NAME)
-    cal.add("x-published-ttl", timedelta(hours=1))
+    # How often a subscribed calendar should read the feed again: RFC 7986's
+    # REFRESH-INTERVAL and Outlook's X-PUBLISHED-TTL, both an iCalendar duration (PT1H).
+    cal.add("refresh-interval", vDuration(REFRESH), parameters={"VALUE": "DURATION"})
+    cal.add("x-published-ttl", vDuration(REFRESH))
     for item in items:
         cal.add_component(event(item))
     if items:

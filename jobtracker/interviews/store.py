@@ -123,12 +123,14 @@ async def insert(conn: aiosqlite.Connection, *, application_id: int, uid: str, s
 
 async def update(conn: aiosqlite.Connection, interview_id: int, *, start: str, end: str,
                  timezone: str | None, where: str, status: str, sequence: int,
-                 updated_at: str) -> None:
-    """Move, cancel or restore an interview: the same row and UID, its new values."""
+                 updated_at: str, quote: str | None = None) -> None:
+    """Move, cancel or restore an interview: the same row and UID, its new values (a
+    move's `quote` is the new mail's sentence; None keeps the one stored)."""
     await conn.execute(
         "UPDATE interviews SET start_at = ?, end_at = ?, start_utc = ?, timezone = ?, "
-        "location = ?, status = ?, sequence = ?, updated_at = ? WHERE id = ?",
-        (start, end, _utc_of(start), timezone, where, status, sequence, updated_at,
+        "location = ?, status = ?, sequence = ?, updated_at = ?, "
+        "quote = COALESCE(?, quote) WHERE id = ?",
+        (start, end, _utc_of(start), timezone, where, status, sequence, updated_at, quote,
          interview_id))
 
 

@@ -151,11 +151,24 @@ def url_words(text: str) -> tuple[set[str], set[str]]:
     return words, ids
 
 
-def _named(title: str, text: str) -> bool:
-    """Whether `title` appears in `text` as whole words, case-insensitive."""
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> str:
+    """Text as its words, lower case, one space apart and padded: what a title is
+    looked for in (so punctuation, case and spacing never hide it)."""
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def _named(title: str, words: str) -> bool:
+    """Whether `title` appears exactly or nearly in the text whose `_words` are
+    `words`: its words, in order, as whole words, whatever the case, punctuation or
+    spacing around them ("Senior Backend Engineer (Python)" in "Interview: senior
+    backend engineer - Python")."""
     if len(title.strip()) < MIN_TITLE_CHARS:
         return False
-    return re.search(r"(?<!\w)" + re.escape(title.strip()) + r"(?!\w)", text, re.I) is not None
+    wanted = _words(title)
+    return wanted.strip() != "" and wanted in words
 
 
 class Linker:
@@ -252,20 +265,26 @@ class Linker:
 
     async def link(self, conn: aiosqlite.Connection, sender: str, domain: str, subject: str,
                    body: str) -> Link:
+        """The application (else posting, else company) the mail is about. Strongest
+        first: the title of one of the user's own applications named in the subject
+        or body (exactly or nearly); a posting's link or job id; then the company the
+        sender and the subject name, and within it its one application, the one whose
+        title the mail names, or the posting whose title it names."""
         text = body[:TEXT_CHARS]
-        posting = await _posting_from_ids(conn, candidate_ids(text), text)
-        if posting is not None:
-            return Link(posting[1] or None, posting[0], "posting link")
-        chosen, running, where = self.candidates(sender, domain, subject, text)
-        if not running:
-            return Link()
         evidence = f"{subject}\n{text}"
+        words = _words(evidence)
+        chosen, running, where = self.candidates(sender, domain, subject, text)
         # The user's own application whose posting title the mail names outranks a
-        # sender domain: an agency, a parent company or a namesake sends it too.
-        applied = await _application_by_title(conn, running, evidence, chosen)
+        # sender domain and a link: an agency, a parent company or a namesake sends it too.
+        applied = await _application_by_title(conn, running, words, chosen) \
+            if running else None
         if applied is not None:
             return Link(applied[1], applied[0], "application title")
-        if not chosen:
+        posting = await _posting_from_ids(conn, candidate_ids(text), text)
+        if posting is not None:
+            return Link(posting[1] or None, await _job_posting(conn, posting[0]),
+                        "posting link")
+        if not running or not chosen:
             return Link()
         if len(chosen) == 1:
             # One company named, but others in the running: only a link or a job id
@@ -278,9 +297,12 @@ class Linker:
             if decided is None:
                 return Link(None, None, UNCERTAIN + _UNCERTAIN_SEPARATOR.join(chosen))
             company, where = decided
-        posting_id = await _posting_from_applications(conn, company, subject, text)
+        posting_id = await _posting_from_applications(conn, company, words)
         if posting_id is not None:
             return Link(company, posting_id, f"{where}, application")
+        posting_id = await _posting_by_title(conn, company, words)
+        if posting_id is not None:
+            return Link(company, posting_id, f"{where}, posting title")
         return Link(company, None, where)
 
     async def relink_unread(self, conn: aiosqlite.Connection) -> int:
@@ -360,7 +382,7 @@ async def _application_by_title(conn: aiosqlite.Connection, companies: list[str]
         "FROM applications AS a JOIN postings AS p ON p.id = a.posting_id "
         f"WHERE lower(a.company) IN ({_marks(lowered)}) "
         f"OR lower(p.company) IN ({_marks(lowered)})", [*lowered, *lowered])
-    named = [(len(title), int(pid), str(company)) for pid, company, title in rows
+    named = [(len(_words(title)), int(pid), str(company)) for pid, company, title in rows
              if title and _named(title, text)]
     if not named:
         return None
@@ -397,8 +419,9 @@ async def _decide(conn: aiosqlite.Connection, companies: list[str], text: str, *
         return next(iter(by_id)), "job id"
     if not titles:
         return None
+    said = _words(text)
     titled = [(len(title), lowered[company.lower()]) for company, _, _, title in postings
-              if title and _named(title, text)]
+              if title and _named(title, said)]
     if titled:
         longest = max(length for length, _ in titled)
         best = {company for length, company in titled if length == longest}
@@ -407,10 +430,11 @@ async def _decide(conn: aiosqlite.Connection, companies: list[str], text: str, *
     return None
 
 
-async def _posting_from_applications(conn: aiosqlite.Connection, company: str, subject: str,
-                                     body: str) -> int | None:
+async def _posting_from_applications(conn: aiosqlite.Connection, company: str,
+                                     words: str) -> int | None:
     """The posting of the company's one application, or of the one whose title the
-    email names; None when that does not decide."""
+    email (`words`: its subject and body as `_words`) names; None when that does not
+    decide."""
     rows = await conn.execute_fetchall(
         "SELECT a.posting_id, COALESCE(p.title, '') FROM applications AS a "
         "LEFT JOIN postings AS p ON p.id = a.posting_id "
@@ -419,6 +443,38 @@ async def _posting_from_applications(conn: aiosqlite.Connection, company: str, s
         (company, company))
     if len(rows) == 1:
         return int(rows[0][0])
-    text = f"{subject}\n{body[:TEXT_CHARS]}".lower()
-    named = [pid for pid, title in rows if title and title.lower() in text]
+    named = [pid for pid, title in rows if title and _named(title, words)]
     return int(named[0]) if len(named) == 1 else None
+
+
+async def _posting_by_title(conn: aiosqlite.Connection, company: str,
+                            words: str) -> int | None:
+    """The company's job whose posting title the email names (the longest title named
+    wins), as the posting an application for it is (or would be) on: None when no
+    title is named, or the longest names two different jobs (two openings)."""
+    rows = await conn.execute_fetchall(
+        "SELECT id, title, COALESCE(lead_id, id) FROM postings "
+        "WHERE lower(company) = lower(?) AND title IS NOT NULL", (company,))
+    named = [(len(_words(title)), int(job)) for _, title, job in rows
+             if _named(title, words)]
+    if not named:
+        return None
+    longest = max(length for length, _ in named)
+    jobs = {job for length, job in named if length == longest}
+    return await _job_posting(conn, jobs.pop()) if len(jobs) == 1 else None
+
+
+async def _job_posting(conn: aiosqlite.Connection, posting_id: int) -> int:
+    """The posting of `posting_id`'s job that an application is on (the user may have
+    applied through any posting of the group), else the group's leader: so a mail
+    about a job an alert's card or a copy found belongs to the one application."""
+    row = await (await conn.execute(
+        "SELECT COALESCE(lead_id, id) FROM postings WHERE id = ?", (posting_id,))).fetchone()
+    if row is None:
+        return posting_id
+    leader = int(row[0])
+    applied = await (await conn.execute(
+        "SELECT a.posting_id FROM applications AS a JOIN postings AS p ON p.id = a.posting_id "
+        "WHERE (p.id = ? OR p.lead_id = ?) ORDER BY p.id = ? DESC, a.id LIMIT 1",
+        (leader, leader, posting_id))).fetchone()
+    return int(applied[0]) if applied else leader

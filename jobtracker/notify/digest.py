@@ -19,11 +19,14 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from zoneinfo import ZoneInfo
 
+from jobtracker import clock
 from jobtracker.config import VERDICTS, Followup, Profile
 from jobtracker.contacts.people import Directory, summary
 from jobtracker.notify import record
-from jobtracker.ranking import matching
+from jobtracker.ranking import page
+from jobtracker.ranking.matches import open_matches
 from jobtracker.run.ledger import MAX_FAILURES
+from jobtracker.text import web_url
 from jobtracker.tracker.overview import load_rows
 
 if TYPE_CHECKING:
@@ -151,18 +154,19 @@ def at_or_above(verdict: str) -> frozenset[str]:
 
 async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
                 followup: Followup, min_verdict: str, channels: tuple[str, ...], now: str,
-                zone: str | None = None, since: str | None = None) -> Digest:
+                zone: str | None = None, since: str | None = None,
+                home: Path | None = None) -> Digest:
     """What needs the user, for `channels` together: a match is in it while one of
     them has not announced its job. `since` (UTC, as stored) narrows the matches and
     proposals to those that came after it; by default the window starts at the last
     digest any channel took, and a match is new while it is unannounced."""
-    tz = zone or "UTC"
+    tz = clock.zone_name(zone)
     window = since if since is not None else await record.last_sent(conn)
     matches, announced = await _matches(conn, profile, at_or_above(min_verdict), channels,
-                                        since)
+                                        since, now)
     matches = await _with_contacts(conn, matches)
-    proposals, by_kind = await _proposals(conn, since)
-    today = datetime.fromisoformat(now.replace("Z", "+00:00")).astimezone(ZoneInfo(tz)).date()
+    proposals, by_kind = await _proposals(conn, since, home)
+    today = clock.local_today(tz, now)
     return Digest(
         made_at=now, zone=tz, since=window, min_verdict=min_verdict, matches=matches,
         proposals=proposals, proposals_by_kind=by_kind, due=await _due(conn, followup, today),
@@ -170,13 +174,6 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
         boards=await _boards(conn), announced=announced)
 
 
-# A closed leader shows its repost's page (the newest open member, its own board's
-# first), as `matches` does; COALESCE asks the subquery only for closed leaders.
-_URL = """COALESCE(CASE WHEN p.closed_at IS NULL THEN p.url END,
-    (SELECT m.url FROM postings AS m WHERE m.lead_id = p.id AND m.closed_at IS NULL
-     AND m.board_id = p.board_id ORDER BY m.first_seen DESC, m.id DESC LIMIT 1),
-    (SELECT m.url FROM postings AS m WHERE m.lead_id = p.id AND m.closed_at IS NULL
-     ORDER BY m.first_seen DESC, m.id DESC LIMIT 1), p.url)"""
 # Whether a channel announced the job: the leader itself, or a posting now in its group.
 _TOLD = """(EXISTS (SELECT 1 FROM digest_announced AS d WHERE d.channel = ?
                    AND d.posting_id = p.id)
@@ -187,37 +184,48 @@ _TOLD = """(EXISTS (SELECT 1 FROM digest_announced AS d WHERE d.channel = ?
 
 
 async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: frozenset[str],
-                   channels: tuple[str, ...], since: str | None
+                   channels: tuple[str, ...], since: str | None, now: str | None = None
                    ) -> tuple[list[MatchItem], dict[str, frozenset[int]]]:
-    """Matches (`matching.match_where`, judged and scored, as `jobtracker matches` lists
-    them) at one of `verdicts`, best first, that one of `channels` has not announced;
-    and, per channel, which of the matches it announced. Only the columns a digest
-    shows are read: `load_matches` builds a whole Match (its score's parts, its other
-    pages) for each of tens of thousands of rows. The judged postings lead (CROSS JOIN
-    keeps that order): a third of the postings or fewer, and the verdict test is first."""
-    where, params = matching.match_where(profile)
+    """The open matches `jobtracker matches` lists (`matches.open_matches`: the same
+    filters, and none the user dismissed), with no application beyond `saved`, at one
+    of `verdicts`, best first, that one of `channels` has not announced; and, per
+    channel, which of the matches it announced. Only the columns a digest shows are
+    read: `load_matches` builds a whole Match (its score's parts, its other pages)
+    for each of tens of thousands of rows. Each job's page is
+    jobtracker/ranking/page.py's, read for the few leaders whose members could
+    change it (an aggregator's copy, a closed leader)."""
     marks = ", ".join("?" for _ in verdicts)
     told = ", ".join(_TOLD for _ in channels) or "0"
-    sql = (f"SELECT p.id, r.verdict, s.score, p.company, p.title, p.location, {_URL}, {told} "
-           f"FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} "
-           f"JOIN scores AS s ON s.posting_id = p.id "
-           f"WHERE p.id = r.posting_id AND r.verdict IN ({marks}) AND {where}")
-    args = [value for c in channels for value in (c, c)] + sorted(verdicts) + params
+    where, where_params = f"r.verdict IN ({marks})", sorted(verdicts)
     if since is not None:
-        sql += " AND r.ranked_at >= ?"
-        args.append(since)
+        where, where_params = f"{where} AND r.ranked_at >= ?", [*where_params, since]
+    sql, args = open_matches(
+        profile, now, unapplied=True,
+        columns=f"p.id, r.verdict, s.score, p.company, p.title, p.location, p.url, "
+                f"p.board_id, p.closed_at, {told}",
+        column_params=[value for c in channels for value in (c, c)],
+        where=where, where_params=where_params)
+    copies = {int(r[0]) for r in await conn.execute_fetchall(
+        "SELECT id FROM boards WHERE aggregator")}     # a few rows: read once, not per match
     cursor = await conn.execute(sql + " ORDER BY s.score DESC, p.id", args)
     cursor.row_factory = None
+    rows = await cursor.fetchall()
+    moved = [row[0] for row in rows if row[7] in copies or row[8] is not None]
+    members = await page.open_members(conn, moved) if moved else {}
     matches: list[MatchItem] = []
     told_by: dict[str, set[int]] = {c: set() for c in channels}
-    for row in await cursor.fetchall():
-        flags = row[7:7 + len(channels)]
+    for row in rows:
+        flags = row[9:9 + len(channels)]
         for channel, flag in zip(channels, flags, strict=True):
             if flag:
                 told_by[channel].add(row[0])
         if not all(flags):
+            url = page.choose({"id": row[0], "url": row[6], "board_id": row[7],
+                               "closed_at": row[8], "aggregator": row[7] in copies},
+                              members.get(row[0], [])).url if row[0] in members \
+                else web_url(row[6])
             matches.append(MatchItem(row[0], row[1], round(row[2], 3), row[3] or "",
-                                     row[4] or "", row[5] or "", row[6] or ""))
+                                     row[4] or "", row[5] or "", url or ""))
     return matches, {c: frozenset(ids) for c, ids in told_by.items()}
 
 
@@ -231,16 +239,13 @@ async def _with_contacts(conn: aiosqlite.Connection,
         [p.to_json() for p in directory.known_at(m.company)], m.company)) for m in matches]
 
 
-async def _proposals(conn: aiosqlite.Connection, since: str | None
+async def _proposals(conn: aiosqlite.Connection, since: str | None, home: Path | None
                      ) -> tuple[list[ProposalItem], dict[str, int]]:
-    """Pending proposals (all of them: they wait whatever the window), oldest first,
-    and their count by kind. Staleness is not computed here: that reads each one's
-    inputs, and the review shows it."""
-    rows = await conn.execute_fetchall(
-        "SELECT id, kind, task, summary, created_at FROM proposals WHERE state = 'pending' "
-        "AND created_at >= ? ORDER BY id", (since or "",))
-    items = [ProposalItem(int(r[0]), str(r[1]), str(r[2]), str(r[3] or ""), str(r[4]))
-             for r in rows]
+    """The proposals waiting (`proposals.waiting`: pending and not stale, as the
+    dashboard and `proposals list` count them), oldest first, and their count by kind."""
+    from jobtracker import proposals
+
+    items = [ProposalItem(*found) for found in await proposals.waiting(conn, home, since or "")]
     by_kind: dict[str, int] = {}
     for item in items:
         by_kind[item.kind] = by_kind.get(item.kind, 0) + 1

@@ -132,7 +132,7 @@ async def send_digest(home: Path, config: Config, profile: Profile, *, now: str,
     async with store.connect(db) as conn:
         digest = await build(conn, db, profile=profile, followup=config.followup,
                              min_verdict=notify.min_verdict, channels=notify.to, now=now,
-                             zone=config.timezone, since=since)
+                             zone=config.timezone, since=since, home=home)
     report = SendReport(digest)
     if digest.empty:
         return report

@@ -72,7 +72,13 @@ def make_client(timeout: httpx.Timeout = TIMEOUT, **kwargs: Any) -> httpx.AsyncC
 
 
 class DownloadError(Exception):
-    """This board's download failed; the message says why, for `boards.last_error`."""
+    """This board's download failed; the message says why, for `boards.last_error`.
+    `status` is the HTTP status of an answer that said no (None: no such answer — a
+    timeout, a refused connection, a body that is no board)."""
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
 
 
 @dataclass
@@ -273,7 +279,7 @@ async def run_plan(client: httpx.AsyncClient, plan: Plan, *,
                 result.not_modified = True
                 return result
             if not response.ok and not request.optional:
-                raise DownloadError(_http_error(response))
+                raise DownloadError(_http_error(response), response.status)
             if request.conditional:
                 result.etag = response.headers.get("etag")
                 result.last_modified = response.headers.get("last-modified")

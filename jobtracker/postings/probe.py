@@ -10,8 +10,11 @@ company's name made into the tokens a board is usually called: "Acme Robotics" �
 Bounded every way: at most PROBE_ATS × MAX_TOKENS requests a company, each within
 PROBE_DEADLINE seconds; at most `alerts.probe_companies` companies a fetch (those
 the most alert mails named first); a company is asked again only after a week
-(`board_probes` keeps when, and what answered); a company with a source proposal
-already (pending, accepted or rejected) is never asked again. The addresses come
+(`board_probes` keeps when, and what answered — only a definite answer: a board that
+exists, or "no such board", HTTP 404; a probe that got no answer from one of the ATSs,
+no network, a 5xx, a timeout, keeps nothing and is tried again on the next fetch, and
+the line counts it); a company with a source proposal already (pending, accepted or
+rejected) is never asked again. The addresses come
 from the sources' own `default_url`, or from the `address` the caller gives (tests
 point it at loopback).
 """
@@ -66,12 +69,15 @@ class ProbeResult(BoardResult):
     companies: int = 0
     requests: int = 0
     proposed: list[str] = field(default_factory=list)
+    failed: int = 0         # requests with no definite answer (retried next fetch)
 
     def line(self) -> str:
         found = (f"{len(self.proposed)} proposed ({', '.join(self.proposed)})" if self.proposed
                  else "none found")
+        failed = (f", {self.failed} failed (asked again next fetch)" if self.failed else "")
         return (f"{self.name}  {found}; {self.companies} compan"
-                f"{'y' if self.companies == 1 else 'ies'} looked up, {self.requests} requests")
+                f"{'y' if self.companies == 1 else 'ies'} looked up, {self.requests} requests"
+                f"{failed}")
 
 
 def tokens(company: str) -> list[str]:
@@ -138,10 +144,16 @@ async def _candidates(conn: aiosqlite.Connection, sources: Sources, now: str,
     return sorted(companies.values(), key=lambda c: (-c.mails, c.key))[:limit]
 
 
+# The answers that say "no such board": only these are kept as an answer. Anything
+# else (no network, a 5xx, a timeout, a body that is no board) says nothing.
+NO_SUCH_BOARD = frozenset({404, 410})
+
+
 async def _probe(client: httpx.AsyncClient, company: _Company, address: Address,
-                 semaphore: asyncio.Semaphore) -> tuple[list[dict[str, Any]], int]:
-    """The first board that lists one of the company's alert titles: ([found], requests)."""
-    requests = 0
+                 semaphore: asyncio.Semaphore) -> tuple[list[dict[str, Any]], int, int]:
+    """The first board that lists one of the company's alert titles: ([found],
+    requests, failed), `failed` counting the requests that got no definite answer."""
+    requests = failed = 0
     async with semaphore:
         for ats in PROBE_ATS:
             for token in tokens(company.name):
@@ -151,15 +163,17 @@ async def _probe(client: httpx.AsyncClient, company: _Company, address: Address,
                 try:
                     got = await download(client, REGISTRY[ats].start(board, url, LISTING_ONLY),
                                          deadline=PROBE_DEADLINE)
-                except DownloadError:
-                    continue            # no such board here (404), or it did not answer
+                except DownloadError as exc:
+                    if exc.status not in NO_SUCH_BOARD:
+                        failed += 1     # it did not answer: no answer to keep
+                    continue
                 listed = {samejob.title_key(p.title): p.title for p in got.postings}
                 hits = [key for key in company.titles if key in listed]
                 if hits:
                     best = max(hits, key=lambda key: company.titles[key].mails)
                     return [{"ats": ats, "token": token, "url": url,
-                             "title": listed[best], "titles": len(hits)}], requests
-    return [], requests
+                             "title": listed[best], "titles": len(hits)}], requests, failed
+    return [], requests, failed
 
 
 async def find_boards(conn: aiosqlite.Connection, client: httpx.AsyncClient,
@@ -174,8 +188,13 @@ async def find_boards(conn: aiosqlite.Connection, client: httpx.AsyncClient,
     answers = await asyncio.gather(*(_probe(client, c, address, semaphore) for c in companies))
     result = ProbeResult(NAME, "", companies=len(companies))
     async with store.write(conn):
-        for company, (found, requests) in zip(companies, answers, strict=True):
+        for company, (found, requests, failed) in zip(companies, answers, strict=True):
             result.requests += requests
+            result.failed += failed
+            if failed and not found:
+                # Not every ATS answered: "none found" would be a guess. Nothing is
+                # kept, so the next fetch asks again.
+                continue
             await conn.execute(
                 "INSERT INTO board_probes (company_key, company, probed_at, found) "
                 "VALUES (?, ?, ?, ?) ON CONFLICT (company_key) DO UPDATE SET "

@@ -23,6 +23,24 @@ from jobtracker.render import build, check
 from jobtracker.render.themes import Theme, ThemeError
 
 DOCUMENTS = ("resume", "letter")     # the packet's Markdown documents, by stem
+SOURCE_FORMAT = "md"                 # a Rendered standing for a missing Markdown source
+MISSING_RESUME = ("missing: the workspace has no resume.md, so this packet has no resume "
+                  "to send (write resume.md, then prepare again)")
+
+
+def missing_resume() -> Rendered:
+    return Rendered("resume.md", SOURCE_FORMAT, error=MISSING_RESUME)
+
+
+def broken(rendered: list[Rendered]) -> dict[str, str]:
+    """Each document (`resume`, `letter`) that cannot be sent as it should, and why:
+    its Markdown is missing, a format could not be rendered, or a PDF failed its
+    read-back. A form's field for it is then left to the user, with that reason."""
+    out: dict[str, str] = {}
+    for item in rendered:
+        if not item.ok:
+            out.setdefault(item.name.split(".", 1)[0], item.line().removeprefix("✗ "))
+    return out
 
 
 @dataclass(frozen=True)
@@ -47,6 +65,8 @@ class Rendered:
 
     def line(self) -> str:
         """One line for answers.md: what the file is, and how its read-back went."""
+        if self.format == SOURCE_FORMAT:
+            return f"✗ {self.name}: {self.error}"
         if self.data is None:
             return f"✗ {self.name}: not rendered: {self.error}"
         if self.check is None:
@@ -127,10 +147,19 @@ def files_of(rendered: list[Rendered]) -> dict[str, tuple[str, ...]]:
 
 
 def packet_files(rendered: list[Rendered]) -> dict[str, bytes | None]:
-    """Every rendered file name a packet may hold → its bytes, or None (not made now:
-    an old one is removed unless the user edited it)."""
+    """Every rendered file name a packet may hold → its bytes, or None (no longer
+    wanted: a format `render.formats` no longer names, a letter no longer accepted;
+    an old one is removed unless the user edited it). A file that could not be made
+    this time (its Markdown is missing, rendering failed) is left out: what was
+    rendered before is never deleted without a new one in its place."""
     out: dict[str, bytes | None] = {f"{stem}.{fmt}": None
                                     for stem in DOCUMENTS for fmt in build.FORMATS}
     for item in rendered:
-        out[item.name] = item.data
+        if item.format == SOURCE_FORMAT:
+            for fmt in build.FORMATS:
+                out.pop(f"{item.name.split('.', 1)[0]}.{fmt}", None)
+        elif item.data is None:
+            out.pop(item.name, None)
+        else:
+            out[item.name] = item.data
     return out

@@ -4,8 +4,10 @@ Files are written atomically through the written-files ledger
 (`jobtracker.files`): a file still as jobtracker wrote it is replaced when its
 content changes (a stale packet is refreshed), one the user edited is never
 overwritten — the new version goes beside it as `NAME.new`, and the caller says so.
-Labels and answers come from the employer and the user; they reach these files as
-clean single lines, and never a file name (the folder is the posting's id and a slug).
+Labels come from the employer and answers from the user; neither ever reaches a file
+name (the folder is the posting's id and a slug). In answers.md the employer's text is
+escaped Markdown on one clean line (`md_text`), and the user's own values are written
+as they are, inert in a code span or a fenced block (`own_value`).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files, proposals
 from jobtracker.prepare.documents import Rendered
+from jobtracker.prepare.forms import SELECT_TYPES
 from jobtracker.prepare.resolve import Resolution, Resolved
 from jobtracker.text import clean_text, one_line
 
@@ -154,10 +157,45 @@ def answers_md(posting: Posting, resolution: Resolution, form_error: str | None,
     lines += ["## Fields, in form order", ""]
     for item in resolution.fields:
         required = " (required)" if item.field.required else ""
-        answer = md_text(_answer_text(item)) if item.resolved else f"— {md_text(item.note)}"
         source = f"  \\[{md_text(item.source)}\\]" if item.source else ""
-        lines.append(f"- {_mark(item)} {md_text(item.field.label)}{required}: {answer}{source}")
+        head = f"- {_mark(item)} {md_text(item.field.label)}{required}:"
+        if not item.resolved:
+            lines.append(f"{head} — {md_text(item.note)}")
+        elif _employers(item):
+            lines.append(f"{head} {md_text(_answer_text(item))}{source}")
+        else:
+            lines += own_value(head, _answer_text(item), source)
     return "\n".join(lines) + "\n"
+
+
+def _employers(item: Resolved) -> bool:
+    """Whether an answer is the employer's text: a select field's chosen option (the
+    EEO "decline" options among them), never the user's own words."""
+    return item.field.type in SELECT_TYPES or item.source == "eeo"
+
+
+def _fence(value: str, mark: str = "`") -> str:
+    """A run of backticks longer than any in `value`: a code span or fence around it
+    is then never closed by the value itself."""
+    longest = max((len(run) for run in re.findall(f"{re.escape(mark)}+", value)), default=0)
+    return mark * (longest + 1)
+
+
+def own_value(head: str, value: str, source: str = "") -> list[str]:
+    """The user's own value (answers.yaml, an accepted draft), written as it is: in a
+    code span on the field's line, or, when it has several lines, in a fenced block
+    under it. Nothing in it is escaped or changed, and nothing in it is live in a
+    Markdown viewer — `[x](y)`, `<b>`, an e-mail address or a URL read as themselves,
+    and copying from the viewer or the file gives the value exactly."""
+    text = clean_text(value)
+    if "\n" not in text:
+        fence = _fence(text)
+        pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+        return [f"{head} {fence}{pad}{text}{pad}{fence}{source}"]
+    fence = _fence(text)
+    fence = fence if len(fence) >= 3 else "```"
+    body = [f"  {line}" if line else "" for line in text.split("\n")]
+    return [f"{head}{source}", "", f"  {fence}text", *body, f"  {fence}", ""]
 
 
 def answers_json(posting: Posting, resolution: Resolution, form_error: str | None,

@@ -33,6 +33,7 @@ def describe(item: Prepared) -> list[str]:
         lines.append(f"  the form could not be read ({one_line(item.form_error, 160)}); "
                      "the standard set is used")
     lines += [f"  {document.line()}" for document in item.documents if not document.ok]
+    lines += [f"  not ready: {one_line(why, 200)}" for why in item.failed_documents]
     lines += [f"  {name} was edited by you: it is kept, the new version is {name}.new"
               for name in item.written.kept]
     lines += [f"  not written: {one_line(why, 200)}" for why in item.written.failed]
@@ -42,13 +43,28 @@ def describe(item: Prepared) -> list[str]:
     return lines
 
 
+def not_ready(done: list[Prepared]) -> list[str]:
+    """One line per packet a required document of which is missing or failed its
+    check (`prepare` exits 1 and says these on stderr)."""
+    return [f"packet {item.to_json()['path']} (posting {item.posting.id}) is not ready: "
+            f"{one_line('; '.join(item.failed_documents), 300)}"
+            for item in done if item.failed_documents]
+
+
 def run_prepare(home: Path, db: Path, top: int, ids: list[int],
                 render: RenderConfig | None = None) -> list[str]:
+    """`prepare_run`'s lines alone (the end of a headless run)."""
+    return prepare_run(home, db, top, ids, render)[0]
+
+
+def prepare_run(home: Path, db: Path, top: int, ids: list[int],
+                render: RenderConfig | None = None) -> tuple[list[str], list[str]]:
     """Load what prepare reads from the workspace at `home` (answers.yaml, then
     profile.yaml: a ConfigError for a bad one), prepare, its documents as `render`
     (config.yaml's `render:`, which the caller loaded) says; the lines to say. The
     workspace's files are named here rather than loaded through `Workspace`, which
-    would bring in the task registry that prepare must not import."""
+    would bring in the task registry that prepare must not import. Also the packets
+    that are not ready (`not_ready`)."""
     from jobtracker.prepare.run import prepare
 
     bank = load_answers(home / "answers.yaml")
@@ -61,7 +77,7 @@ def run_prepare(home: Path, db: Path, top: int, ids: list[int],
                      "(`jobtracker rank` judges and scores matches)")
     for item in done:
         lines += describe(item)
-    return lines
+    return lines, not_ready(done)
 
 
 def log_lines(lines: list[str], out: TextIO) -> None:

@@ -158,16 +158,32 @@ Documents = dict[str, tuple[str, ...]]   # "resume" → its packet files, first 
 MARKDOWN_ONLY: Documents = {"resume": ("resume.md",), "letter": ("letter.md",)}
 
 
-def _file(field: Field, label: str, has_letter: bool, documents: Documents) -> Resolved:
+def document_of(field: Field) -> str | None:
+    """Which of the packet's documents a file field asks for: `resume`, `letter`, or
+    None (a file answers.yaml cannot give)."""
+    if field.type != FILE_TYPE:
+        return None
+    label = words(field.label)
     if _LETTER.search(label) or "cover_letter" in field.name:
-        if has_letter:
-            names = documents.get("letter") or MARKDOWN_ONLY["letter"]
-            return Resolved(field, names[0], "letter", files=names)
-        return Resolved(field, None, None, "no accepted letter for this posting")
+        return "letter"
     if _RESUME.search(label) or field.name == "resume":
-        names = documents.get("resume") or MARKDOWN_ONLY["resume"]
-        return Resolved(field, names[0], "resume", files=names)
-    return Resolved(field, None, None, "a file answers.yaml cannot give")
+        return "resume"
+    return None
+
+
+def _file(field: Field, has_letter: bool, documents: Documents,
+          broken: dict[str, str]) -> Resolved:
+    stem = document_of(field)
+    if stem == "letter" and not has_letter:
+        return Resolved(field, None, None, "no accepted letter for this posting")
+    if stem is None:
+        return Resolved(field, None, None, "a file answers.yaml cannot give")
+    names = documents.get(stem) or MARKDOWN_ONLY[stem]
+    if stem in broken:
+        # A document that is missing or failed its check answers nothing: the packet
+        # says why, and the field is the user's (required: prepare exits 1).
+        return Resolved(field, None, None, broken[stem], files=names)
+    return Resolved(field, names[0], stem, files=names)
 
 
 def _eeo(field: Field, bank: Answers) -> Resolved:
@@ -193,20 +209,21 @@ def free_text(field: Field) -> bool:
 
 def resolve_field(field: Field, bank: Answers, has_letter: bool = False,
                   documents: Documents | None = None,
-                  drafted: dict[str, str] | None = None) -> Resolved:
-    resolved = _resolve_field(field, bank, has_letter, documents)
+                  drafted: dict[str, str] | None = None,
+                  broken: dict[str, str] | None = None) -> Resolved:
+    resolved = _resolve_field(field, bank, has_letter, documents, broken or {})
     if not resolved.resolved and drafted and field.name in drafted and free_text(field):
         return Resolved(field, drafted[field.name], "proposal")
     return resolved
 
 
 def _resolve_field(field: Field, bank: Answers, has_letter: bool,
-                   documents: Documents | None) -> Resolved:
+                   documents: Documents | None, broken: dict[str, str]) -> Resolved:
     label = words(field.label)
     if field.type not in KNOWN_TYPES:
         return Resolved(field, None, None, f"unknown field type {field.type!r}")
     if field.type == FILE_TYPE:
-        return _file(field, label, has_letter, documents or MARKDOWN_ONLY)
+        return _file(field, has_letter, documents or MARKDOWN_ONLY, broken)
     if field.eeo:
         return _eeo(field, bank)
     found = _bank_answer(field, label, bank)
@@ -220,9 +237,12 @@ def _resolve_field(field: Field, bank: Answers, has_letter: bool,
 
 def resolve(form: Form, bank: Answers, has_letter: bool = False,
             documents: Documents | None = None,
-            drafted: dict[str, str] | None = None) -> Resolution:
+            drafted: dict[str, str] | None = None,
+            broken: dict[str, str] | None = None) -> Resolution:
     """Every field of `form`, in order, answered from `bank` where the rules allow;
-    a file field with the packet's `documents` (default: the Markdown files), a
-    free-text question with the accepted draft `drafted` holds for its name."""
-    return Resolution(form.kind, tuple(resolve_field(f, bank, has_letter, documents, drafted)
-                                       for f in form.fields))
+    a file field with the packet's `documents` (default: the Markdown files) unless
+    `broken` says why that document cannot be sent (missing, or it failed its
+    read-back), a free-text question with the accepted draft `drafted` holds for its
+    name."""
+    return Resolution(form.kind, tuple(
+        resolve_field(f, bank, has_letter, documents, drafted, broken) for f in form.fields))

@@ -25,7 +25,14 @@ from jobtracker.postings import download
 from jobtracker.prepare.answers import Answers
 from jobtracker.prepare.coverage import FILE as coverage_file
 from jobtracker.prepare.coverage import Coverage, coverage, keywords_of
-from jobtracker.prepare.documents import Documents, Rendered, files_of, packet_files
+from jobtracker.prepare.documents import (
+    Documents,
+    Rendered,
+    broken,
+    files_of,
+    missing_resume,
+    packet_files,
+)
 from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
 from jobtracker.prepare.packet import (
     Posting,
@@ -37,10 +44,10 @@ from jobtracker.prepare.packet import (
     waiting_names,
     write_packet,
 )
-from jobtracker.prepare.resolve import Resolution, resolve
+from jobtracker.prepare.resolve import Resolution, document_of, resolve
 from jobtracker.proposals import written
 from jobtracker.proposals.resume_edit import resume_for
-from jobtracker.ranking import scoring
+from jobtracker.ranking import page, scoring
 from jobtracker.ranking.matches import load_matches
 from jobtracker.sources import REGISTRY
 from jobtracker.text import web_url
@@ -76,6 +83,14 @@ class Prepared:
     coverage: Coverage | None = None    # keyword coverage; None without a resume
     contacts: tuple[dict[str, str], ...] = ()   # the people the user knows there
 
+    @property
+    def failed_documents(self) -> list[str]:
+        """Why each required document of the form cannot be sent (missing, or it
+        failed its check): a packet that holds them is not ready, and prepare exits 1."""
+        return list(dict.fromkeys(
+            r.note for r in self.resolution.fields
+            if r.missing and document_of(r.field) is not None and r.files))
+
     def to_json(self) -> dict[str, Any]:
         fields = self.resolution.fields
         return {
@@ -102,18 +117,31 @@ _POSTING_SQL = (
 
 async def pick(db: Path, profile: Profile, top: int) -> list[int]:
     """The best `top` open matches with no application beyond `saved`."""
-    found = await load_matches(db, profile)
+    found = await load_matches(db, profile, top, unapplied=True)
     return [m.id for m in found if m.status in PICKABLE][:top]
 
 
 async def posting_rows(conn: aiosqlite.Connection, ids: list[int]) -> list[Any]:
+    """Each posting's row for its packet: its own id, company, title, location,
+    description and description hash, and the page and form of the job it stands for
+    (jobtracker/ranking/page.py: a company's own board before an aggregator's copy):
+    `url`, `source`, `token`, `board_url`, `external_id` of the posting giving it."""
     rows, unknown = [], []
+    found = await page.pages(conn, ids)
     for posting_id in ids:
         row = await (await conn.execute(_POSTING_SQL, (posting_id,))).fetchone()
         if row is None:
             unknown.append(posting_id)
-        else:
-            rows.append(row)
+            continue
+        merged = dict(row)
+        chosen = found.get(posting_id)
+        if chosen is not None and chosen.posting_id != posting_id:
+            giver = await (await conn.execute(_POSTING_SQL, (chosen.posting_id,))).fetchone()
+            if giver is not None:
+                for name in ("url", "source", "token", "board_url", "external_id"):
+                    merged[name] = giver[name]
+        merged["url"] = chosen.url if chosen is not None else web_url(row["url"])
+        rows.append(merged)
     if unknown:
         raise UnknownPostings(unknown)
     return rows
@@ -139,10 +167,13 @@ def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -
 
 # --- forms: cached, else read ------------------------------------------------------------
 
-async def _cached(conn: aiosqlite.Connection, row: Any) -> Form | None:
+async def _cached(conn: aiosqlite.Connection, row: Any, url: str) -> Form | None:
+    """The form cached for the posting's description, read from the same address (a
+    job whose page moved to its own board reads that board's form)."""
     cached = await (await conn.execute(
         "SELECT form FROM forms WHERE posting_id = ? AND description_hash = ? "
-        "AND form IS NOT NULL", (row["id"], row["description_hash"] or ""))).fetchone()
+        "AND form IS NOT NULL AND url = ?",
+        (row["id"], row["description_hash"] or "", secrets.display_url(url)))).fetchone()
     if cached is None:
         return None
     try:
@@ -174,7 +205,7 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
     for row in rows:
         if row["source"] != "greenhouse":
             continue
-        form = await _cached(conn, row)
+        form = await _cached(conn, row, _url_of(row, configured))
         if form is not None:
             out[row["id"]] = form
         else:
@@ -248,9 +279,13 @@ async def packet_for(conn: aiosqlite.Connection, home: Path, row: Any, bank: Ans
     sources = {"resume.md": await resume_for(conn, home, posting.id), "letter.md": letter}
     rendered = documents.for_packet(sources)
     cover = await _coverage(conn, home, posting, sources["resume.md"])
+    if sources["resume.md"] is None:
+        # No resume to send: said first, and the packet's old resume files stay.
+        rendered = [missing_resume(), *rendered]
+        del sources["resume.md"]
     resolution = resolve(form if isinstance(form, Form) else STANDARD, bank,
                          has_letter=letter is not None, documents=files_of(rendered),
-                         drafted=await _drafted(conn, posting.id))
+                         drafted=await _drafted(conn, posting.id), broken=broken(rendered))
     texts: dict[str, str | bytes | None] = {
         "posting.md": posting_md(posting), **sources, **packet_files(rendered),
         coverage_file: cover.markdown(label_md(posting)) if cover else None,

@@ -27,6 +27,7 @@ from jobtracker.proposals.core import (
     reject,
     revise,
     undo_last,
+    waiting,
     word,
 )
 from jobtracker.proposals.lines import Line, Span
@@ -48,5 +49,5 @@ def __getattr__(name: str) -> tuple[str, ...]:
 __all__ = [
     "KINDS", "REGISTRY", "STATES", "Decision", "Kind", "Line", "Presentation", "Proposal",
     "ProposalError", "Span", "accept", "create", "detail", "get", "kinds", "list_proposals",
-    "presentation", "reject", "revise", "undo_last", "word",
+    "presentation", "reject", "revise", "undo_last", "waiting", "word",
 ]

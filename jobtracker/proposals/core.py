@@ -19,7 +19,7 @@ import json
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NotRequired, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, NotRequired, TypedDict
 
 from jobtracker import store
 from jobtracker.proposals.lines import Line, text_field
@@ -168,6 +168,10 @@ class Kind:
     undo: Undoer | None = None
     stale: StaleCheck | None = None
     view: Presentation = Presentation()
+    # Staleness of many pending proposals of this kind at once (`Pending` rows → the
+    # stale ones' ids and reasons), in a few reads instead of `stale`'s one or two per
+    # proposal: what counting the proposals waiting (the digest, the dashboard) uses.
+    stale_many: Callable[..., Awaitable[dict[int, str]]] | None = None
 
 
 def registered() -> Mapping[str, Kind]:
@@ -259,6 +263,54 @@ async def list_proposals(conn: aiosqlite.Connection, home: Path | None = None,
     return out
 
 
+class Waiting(NamedTuple):
+    """A proposal waiting for the user, as a count or a digest shows it."""
+
+    id: int
+    kind: str
+    task: str
+    summary: str
+    created_at: str
+
+
+class Pending(NamedTuple):
+    """A pending proposal as a kind's `stale_many` reads it (`payload` as stored)."""
+
+    id: int
+    posting_id: int | None
+    application_id: int | None
+    payload: str
+
+
+async def waiting(conn: aiosqlite.Connection, home: Path | None = None,
+                  since: str = "") -> list[Waiting]:
+    """The proposals that wait for the user: pending and not stale (a stale one cannot
+    be accepted, so it waits for nothing), made at or after `since`, oldest first.
+    The one count of "proposals waiting" — the digest, the dashboard and `proposals
+    list` agree. A kind with `stale_many` checks all of its pending proposals in a
+    few reads; others are checked one by one (they are few)."""
+    rows = await conn.execute_fetchall(
+        "SELECT id, kind, task, summary, created_at, posting_id, application_id, payload "
+        "FROM proposals WHERE state = 'pending' AND created_at >= ? ORDER BY id", (since,))
+    by_kind: dict[str, list[Pending]] = {}
+    for row in rows:
+        by_kind.setdefault(row[1], []).append(Pending(row[0], row[5], row[6], row[7] or "{}"))
+    stale: set[int] = set()
+    for name, group in by_kind.items():
+        kind = registered().get(name)
+        if kind is None or kind.stale is None:
+            continue
+        if kind.stale_many is not None:
+            stale.update(await kind.stale_many(conn, group, home))
+            continue
+        for item in group:
+            found = await get(conn, item.id, home)
+            if found is not None and found.state == "stale":
+                stale.add(item.id)
+    return [Waiting(row[0], row[1], row[2], row[3] or "", row[4]) for row in rows
+            if row[0] not in stale]
+
+
 # --- writing ------------------------------------------------------------------------
 
 class Where(TypedDict):
@@ -335,6 +387,7 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
     if kind is None:
         raise ProposalError(proposal_id, f"proposal {proposal_id}: nothing knows how to apply "
                                          f"a {proposal.kind!r} proposal yet")
+    siblings = await _open_siblings(conn, proposal, home)
     record = await kind.apply(conn, proposal, now, home)
     seq, first = await _seq_in(conn, batch)
     await conn.execute(
@@ -344,7 +397,53 @@ async def _accept_one(conn: aiosqlite.Connection, proposal_id: int, now: str,
         (now, json.dumps(record, sort_keys=True), seq, first,
          record.get("application_id"), proposal_id))
     batch[:] = [first]
-    return Decision(proposal_id, True, kind.view.accepted(proposal, record))
+    message = kind.view.accepted(proposal, record)
+    moot = await _resolve_moot(conn, siblings, record.get("application_id"), now, home, batch)
+    if moot:
+        message += "; " + "; ".join(
+            f"resolved {p.id} ({p.summary}): {reason}" for p, reason in moot)
+    return Decision(proposal_id, True, message, also=tuple(p.id for p, _ in moot))
+
+
+async def _open_siblings(conn: aiosqlite.Connection, proposal: Proposal,
+                         home: Path | None) -> list[Proposal]:
+    """The other pending `status` proposals about the same mail or the same application
+    or posting that can still be accepted: those an accept may make moot."""
+    rows = await conn.execute_fetchall(
+        f"SELECT {_COLUMNS} FROM proposals WHERE kind = 'status' AND state = 'pending' "
+        "AND id != ? AND ((task = ? AND unit_key = ?) OR (application_id IS NOT NULL "
+        "AND application_id = ?) OR (posting_id IS NOT NULL AND posting_id = ?))",
+        (proposal.id, proposal.task, proposal.unit_key, proposal.application_id,
+         proposal.posting_id))
+    out = []
+    for row in rows:
+        found = await _with_staleness(conn, _from_row(row), home)
+        if found.state == "pending":
+            out.append(found)
+    return out
+
+
+async def _resolve_moot(conn: aiosqlite.Connection, siblings: list[Proposal],
+                        application_id: int | None, now: str, home: Path | None,
+                        batch: list[int]) -> list[tuple[Proposal, str]]:
+    """Resolve the sibling status proposals an accept made moot (the application now
+    has the status they propose, or one past it): recorded as rejected in the accept's
+    batch, so the accept's message names them and one undo brings them back."""
+    moot = []
+    for sibling in siblings:
+        if application_id is not None and sibling.application_id is None:
+            # The accept created the application the mail's status proposal is about.
+            sibling = replace(sibling, application_id=application_id)
+        checked = await _with_staleness(conn, sibling, home)
+        if checked.state != "stale":
+            continue
+        seq, first = await _seq_in(conn, batch)
+        await conn.execute(
+            "UPDATE proposals SET state = 'rejected', decided_at = ?, decision = ?, "
+            "decision_seq = ?, decision_batch = ? WHERE id = ?",
+            (now, json.dumps({"moot": checked.stale_reason}), seq, first, sibling.id))
+        moot.append((sibling, str(checked.stale_reason)))
+    return moot
 
 
 async def _reject_one(conn: aiosqlite.Connection, proposal_id: int, now: str,

@@ -142,17 +142,21 @@ async def _change(conn: aiosqlite.Connection, proposal: Proposal, now: str,
         raise ProposalError(proposal.id, f"proposal {proposal.id}: the interview is gone")
     previous = {"start": current.start, "end": current.end, "timezone": current.timezone,
                 "where": current.where, "status": current.status,
-                "sequence": current.sequence, "updated_at": current.updated_at}
+                "sequence": current.sequence, "updated_at": current.updated_at,
+                "quote": current.quote}
     if action == "cancel":
         values = {**previous, "status": "cancelled"}
     else:
+        # A move is described by the mail that moved it: its sentence replaces the old
+        # one, so the event's DESCRIPTION never keeps the old date.
         start, end, zone = _times(proposal, home)
         values = {**previous, "start": start, "end": end, "timezone": zone,
-                  "where": payload.get("where") or current.where}
+                  "where": payload.get("where") or current.where,
+                  "quote": str(payload.get("quote") or "") or current.quote}
     await interviews.update(conn, current.id, start=values["start"], end=values["end"],
                             timezone=values["timezone"], where=values["where"],
                             status=values["status"], sequence=current.sequence + 1,
-                            updated_at=now)
+                            updated_at=now, quote=values["quote"])
     file = await _write(conn, proposal, home, current.id)
     return {"application_id": current.application_id, "interview_id": current.id,
             "action": action, "previous": previous, "file": file, "status_change": None}
@@ -191,7 +195,7 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                 conn, interview_id, start=previous["start"], end=previous["end"],
                 timezone=previous["timezone"], where=previous["where"],
                 status=previous["status"], sequence=int(previous["sequence"]) + 2,
-                updated_at=now)
+                updated_at=now, quote=previous.get("quote"))
             await _write(conn, proposal, home, interview_id)
             return
         await interviews.delete(conn, interview_id)

@@ -15,12 +15,22 @@ still has the status the accept set.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NotRequired, TypedDict, Unpack
 
 from jobtracker import applications
 from jobtracker.applications import ApplicationError, Change, Source
-from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
+from jobtracker.proposals.core import (
+    Kind,
+    Pending,
+    Presentation,
+    Proposal,
+    ProposalError,
+    Where,
+    create,
+    get,
+)
 from jobtracker.proposals.lines import Line, Span, field, quote_in
 from jobtracker.text import one_line
 
@@ -50,6 +60,72 @@ async def _stale(conn: aiosqlite.Connection, proposal: Proposal,
         if last is not None and last[:10] > since:
             return f"the silence it counts from {since} ended on {last[:10]}"
     return None
+
+
+def _reason(current: str | None, target: str) -> str | None:
+    if applications.status_change_applies(current, target):
+        return None
+    now = f"'{current}'" if current else "gone"
+    return f"the application's status is now {now}"
+
+
+async def _stale_many(conn: aiosqlite.Connection, group: list[Pending],
+                      home: Path | None) -> dict[int, str]:
+    """`_stale` for many pending proposals in a few reads: the applications they could
+    be about, found by `applications.find`'s rule (by id, by posting, else the
+    company's one application without a posting). A ghosting proposal's silence is
+    checked one by one (there are few)."""
+    payloads = {item.id: _payload(item.payload) for item in group}
+    ids = sorted({i.application_id for i in group if i.application_id is not None})
+    postings = sorted({i.posting_id for i in group if i.posting_id is not None})
+    companies = sorted({str(p["company"]).lower() for p in payloads.values()
+                        if isinstance(p.get("company"), str)})
+    rows: list[Any] = []
+    for column, values in (("id", ids), ("posting_id", postings)):
+        for start in range(0, len(values), 500):
+            chunk = values[start:start + 500]
+            rows += await conn.execute_fetchall(
+                f"SELECT id, posting_id, company, status FROM applications WHERE {column} "
+                f"IN ({', '.join('?' for _ in chunk)})", chunk)
+    for start in range(0, len(companies), 500):
+        chunk = companies[start:start + 500]
+        rows += await conn.execute_fetchall(
+            "SELECT id, posting_id, company, status FROM applications WHERE posting_id IS "
+            f"NULL AND lower(company) IN ({', '.join('?' for _ in chunk)})", chunk)
+    by_id = {int(r[0]): r for r in rows}
+    by_posting = {int(r[1]): r for r in rows if r[1] is not None}
+    by_company: dict[str, list[Any]] = {}
+    for row in {int(r[0]): r for r in rows if r[1] is None}.values():
+        by_company.setdefault(str(row[2] or "").lower(), []).append(row)
+    out: dict[int, str] = {}
+    for item in group:
+        payload = payloads[item.id]
+        target = payload.get("to_status")
+        if not isinstance(target, str):
+            continue
+        if payload.get("silent_since"):
+            found_proposal = await get(conn, item.id, home)
+            reason = found_proposal.stale_reason if found_proposal is not None else None
+        else:
+            found = by_id.get(item.application_id) if item.application_id is not None \
+                else None
+            if found is None and item.posting_id is not None:
+                found = by_posting.get(item.posting_id)
+            elif found is None and isinstance(payload.get("company"), str):
+                same = by_company.get(str(payload["company"]).lower(), [])
+                found = same[0] if len(same) == 1 else None
+            reason = _reason(found[3] if found is not None else None, target)
+        if reason:
+            out[item.id] = reason
+    return out
+
+
+def _payload(text: str) -> dict[str, Any]:
+    try:
+        found = json.loads(text)
+    except ValueError:
+        return {}
+    return found if isinstance(found, dict) else {}
 
 
 async def _apply(conn: aiosqlite.Connection, proposal: Proposal, now: str,
@@ -140,7 +216,7 @@ async def _message_body(conn: aiosqlite.Connection, key: object) -> str | None:
 
 
 KIND = Kind("status", _apply, _undo, _stale,
-            Presentation(brief=_brief, detail=_detail))
+            Presentation(brief=_brief, detail=_detail), stale_many=_stale_many)
 
 
 class Payload(TypedDict):

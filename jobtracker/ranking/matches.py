@@ -21,7 +21,7 @@ from jobtracker.clock import now_iso
 from jobtracker.config import Profile
 from jobtracker.contacts.people import SHOWN as SHOWN_CONTACTS
 from jobtracker.contacts.people import Directory, summary
-from jobtracker.ranking import filters, matching, signals
+from jobtracker.ranking import filters, matching, page, signals
 from jobtracker.text import one_line, web_url
 
 
@@ -100,37 +100,76 @@ def why(parts: dict[str, dict[str, Any]]) -> dict[str, float]:
     return out
 
 
+# Application statuses a match may have and still wait for the user: none, or `saved`.
+# `prepare` picks only these, and the digest announces only these.
+UNAPPLIED = ("saved",)
+
+
+def open_matches(profile: Profile, now: str | None = None, *, columns: str,
+                 column_params: list[Any] | None = None, joins: str = "",
+                 dismissed: bool = False, unapplied: bool = False, status: bool = False,
+                 where: str = "", where_params: list[Any] | None = None
+                 ) -> tuple[str, list[Any]]:
+    """The one query of the open, judged and scored matches (`matching.match_where`:
+    open, in scope, at a wanted level, no filter catching it), without the ones the
+    user dismissed (only those, with `dismissed`: their standing dismissal is `d`),
+    and with `unapplied` only those with no application beyond `saved`. `jobtracker
+    matches`, the TUI, `prepare`'s picks and the digest all read their matches
+    through it, each naming the columns it needs (`status`: the application's, as
+    `a`), and any further `joins` and `where`; the caller adds its ORDER BY.
+
+    Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores. The judged
+    postings lead (a CROSS JOIN keeps SQLite to that order): a third of the postings
+    or fewer. The standing dismissals are read once (`NOT IN`), the applications to
+    leave out found through their posting index (`NOT EXISTS`), after the cheaper
+    tests."""
+    match, match_params = matching.match_where(profile, now)
+    sql = f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} " \
+          "JOIN scores AS s ON s.posting_id = p.id "
+    if status:
+        sql += "LEFT JOIN applications AS a ON a.posting_id = p.id "
+    if dismissed:
+        sql += "JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+    sql += f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} AND {match}"
+    if not dismissed:
+        # Standing dismissals are few: read once into an index, not looked up per row.
+        sql += (" AND p.id NOT IN (SELECT posting_id FROM dismissals "
+                "WHERE undismissed_at IS NULL AND posting_id IS NOT NULL)")
+    params = [*(column_params or []), *(where_params or []), *match_params]
+    if unapplied:
+        sql += (" AND NOT EXISTS (SELECT 1 FROM applications AS y WHERE y.posting_id = p.id "
+                f"AND y.status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
+        params += list(UNAPPLIED)
+    return sql, params
+
+
 async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
                        dismissed: bool = False, undescribed: bool = False,
-                       now: str | None = None) -> list[Match]:
+                       now: str | None = None, unapplied: bool = False) -> list[Match]:
     """Open, scored matches, best first (score, then posting id); with `dismissed`, the
     ones the user dismissed instead (they are left out otherwise); with `undescribed`,
     then the job alerts' cards that have no description to judge yet (`described`
     false, no score or verdict), newest first. None that a filter catches (`now`
-    dates `filters.max_age_days`: the clock's time when not given).
+    dates `filters.max_age_days`: the clock's time when not given). With
+    `unapplied`, only jobs with no application beyond `saved` (prepare's picks).
 
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
     """
-    where, params = matching.match_where(profile, now)
-    sql = (
-        "SELECT p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
-        "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
-        "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-        "p.description_hash) AS stale, r.model, r.prompt_version, d.reason AS dismissed, "
-        f"d.note AS dismissed_note, pr.score AS prerank, p.id IN {matching.SAVED_LEADERS} "
-        "AS saved, p.description_hash, lower(trim(p.title)) AS title_key, "
-        f"{_DAYS_OPEN} AS days_open "
-        f"FROM {matching.FROM_POSTINGS} "
-        "JOIN rankings AS r ON r.posting_id = p.id "
-        "JOIN scores AS s ON s.posting_id = p.id "
-        "LEFT JOIN applications AS a ON a.posting_id = p.id "
-        "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
-        "LEFT JOIN preranks AS pr ON pr.posting_id = p.id "
-        f"WHERE {where} AND d.id IS {'NOT ' if dismissed else ''}NULL "
-        "ORDER BY s.score DESC, p.id")
     moment = now or now_iso()
-    params = [profile.prose_hash, moment, *params]
+    sql, params = open_matches(
+        profile, now, dismissed=dismissed, unapplied=unapplied, status=True,
+        columns="p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
+                "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
+                "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
+                f"p.description_hash) AS stale, r.model, r.prompt_version, "
+                f"{'d.reason' if dismissed else 'NULL'} AS dismissed, "
+                f"{'d.note' if dismissed else 'NULL'} AS dismissed_note, pr.score AS prerank, "
+                f"p.id IN {matching.SAVED_LEADERS} AS saved, p.description_hash, "
+                f"lower(trim(p.title)) AS title_key, {_DAYS_OPEN} AS days_open",
+        column_params=[profile.prose_hash, moment],
+        joins="LEFT JOIN preranks AS pr ON pr.posting_id = p.id")
+    sql += " ORDER BY s.score DESC, p.id"
     if top is not None:
         sql += " LIMIT ?"
         params.append(top)
@@ -138,7 +177,8 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
         rows = await conn.execute_fetchall(sql, params)
         members = await _members(conn)
         directory = await Directory.load(conn)
-        waiting = await _undescribed(conn, profile, moment) if undescribed else []
+        waiting = await _undescribed(conn, profile, moment) if undescribed and not unapplied \
+            else []
     facts = _Facts(members, signals.same_text_counts(rows), directory)
     out = []
     for row in rows:
@@ -334,12 +374,12 @@ class _Facts:
         own_board = not row["aggregator"] or any(not m["aggregator"] for m in group)
         host = signals.host_of(url) if url else ""
         key = (host, None if own_board else row["company"])
-        page = self._pages.get(key)
-        if page is None:   # a company board's page is the company's, wherever it is hosted
-            page = self._pages[key] = signals.apply_page(url, row["company"], own_board)
+        whose = self._pages.get(key)
+        if whose is None:   # a company board's page is the company's, wherever it is hosted
+            whose = self._pages[key] = signals.apply_page(url, row["company"], own_board)
         facts = (signals.reposts_in(row["board_id"], group) if group else 0,
                  row["days_open"], bool(own_board),
-                 self.same_text.get((row["description_hash"], row["title_key"]), 1) - 1, page)
+                 self.same_text.get((row["description_hash"], row["title_key"]), 1) - 1, whose)
         shared = self._signals.get(facts)     # most rows repeat a few combinations
         if shared is None:
             shared = self._signals[facts] = dict(zip(signals.FIELDS, facts, strict=True))
@@ -347,28 +387,18 @@ class _Facts:
 
 
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:
-    """(the page to show, the other open pages, the repost date) for one listed leader.
-
-    A company's own board leads: when the leader is an aggregator's copy, the newest
-    open member on a company's board gives the page. Otherwise an open leader shows its
-    own page, and a closed one (listed only while its board lists the job again, the
-    schema's rule) its repost's: never an aggregator copy's."""
-    url, reposted = web_url(leader["url"]) or None, None
-    own = next((m for m in members if not m["aggregator"]), None) \
-        if leader["aggregator"] else None
-    if own is not None:
-        url = web_url(own["url"]) or url
-    elif leader["closed_at"] is not None and members:
-        # Only a repost on the leader's own board keeps a closed job listed (the schema's
-        # job_open rule); a copy elsewhere never takes over its page.
-        repost = next((m for m in members if m["board_id"] == leader["board_id"]), None)
-        if repost is not None:
-            url = web_url(repost["url"]) or url
-            reposted = str(repost["first_seen"])[:10]
+    """(the page to show, the other open pages, the repost date) for one listed leader:
+    the page is jobtracker/ranking/page.py's rule, the one every screen, packet and
+    digest follows."""
+    chosen = page.choose(leader, members)
+    url = chosen.url
     also_on = []
-    for member in members:
+    # The leader's own page too, when a member gives the job's (a copy's page).
+    others = [leader, *members] if chosen.posting_id != leader["id"] and \
+        leader["closed_at"] is None else members
+    for member in others:
         # Rows stored before pages were checked may hold `javascript:`: never shown.
-        page = web_url(member["url"])
-        if page and page != url and page not in also_on:
-            also_on.append(page)
-    return url, also_on, reposted
+        other = web_url(member["url"])
+        if other and other != url and other not in also_on:
+            also_on.append(other)
+    return url, also_on, chosen.reposted

@@ -4,7 +4,7 @@ connection (an interactive view must never hold one), and returns plain data."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, datetime
 from pathlib import Path
 from typing import Any
 
@@ -25,11 +25,14 @@ class Overview:
     interviews: list[Interview] = field(default_factory=list)   # upcoming, soonest first
 
 
-async def overview(db: Path, followup: Followup, today: date) -> Overview:
-    """Every application and the funnel, from one read; the upcoming interviews."""
+async def overview(db: Path, followup: Followup, today: date,
+                   at: datetime | None = None) -> Overview:
+    """Every application and the funnel, from one read; the interviews upcoming from
+    `at` (the app's clock; now when not given)."""
     async with store.connect(db) as conn:
         rows = await load_rows(conn, followup, today)
-        return Overview(rows, await with_calibration(conn, rows), await upcoming(conn, now()))
+        return Overview(rows, await with_calibration(conn, rows),
+                        await upcoming(conn, at or now()))
 
 
 async def timeline(db: Path, application_id: int, followup: Followup,

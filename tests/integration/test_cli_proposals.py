@@ -112,12 +112,22 @@ def test_accept_applies_and_makes_the_contradicting_proposal_stale(home: Path) -
 
 
 def test_accepting_a_stale_proposal_exits_2_naming_it(home: Path) -> None:
-    assert run_cli("proposals", "accept", "1", "--home", str(home)).returncode == 0  # rejected
+    # Accepting `rejected` makes the other status proposal about the application moot:
+    # it is resolved with the accept (named in its message), and undone with it.
+    done = run_cli("proposals", "accept", "1", "--home", str(home))
+    assert done.returncode == 0 and "resolved 2 (" in done.stdout, done.stdout
+    assert _listed(home)[2]["state"] == "rejected"
+    done = run_cli("proposals", "accept", "2", "--home", str(home))
+    assert done.returncode == 2 and "proposal 2 was rejected" in done.stderr
+    assert _status(home, 1) == "rejected"
+    assert run_cli("proposals", "undo", "--home", str(home)).returncode == 0
+    assert (_listed(home)[1]["state"], _listed(home)[2]["state"]) == ("pending", "pending")
+    # Stale without an accept to resolve it (the status set by hand): refused, named.
+    assert run_cli("status", "1", "rejected", "--home", str(home)).returncode == 0
     assert _listed(home)[2]["state"] == "stale"
     done = run_cli("proposals", "accept", "2", "--home", str(home))
     assert done.returncode == 2
     assert "proposal 2 is stale" in done.stderr
-    assert _status(home, 1) == "rejected"
 
 
 def test_unknown_ids_exit_2_and_decide_nothing(home: Path) -> None:

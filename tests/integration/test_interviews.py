@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -217,3 +218,90 @@ def test_the_listing_shows_the_application_id_first(
     assert row.split()[0] == "1", "the id `applications show` takes"
     assert "Thu 3 Dec 2026 14:00-15:00" in row and row.endswith(LINK)
     assert row.index("Acme") == header.index("job")
+
+
+def test_the_feed_says_how_often_to_read_it_as_iso_durations(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """X-PUBLISHED-TTL (Outlook) and RFC 7986's REFRESH-INTERVAL, both PT1H, never a
+    Python timedelta's `1:00:00`; both parsers read an hour."""
+    from datetime import timedelta
+
+    ws = world(tmp_path)
+    [pid] = mail(ws, "s1@acme", f"Hi. {SENTENCE}", reading={
+        "quote": SENTENCE, "start": "2026-12-03T14:00", "zone": "CET", "where": LINK})
+    assert cli(ws, capsys, "proposals", "accept", str(pid))[0] == 0
+    raw = (ws.home / "interviews.ics").read_bytes().decode()
+    assert "\r\nX-PUBLISHED-TTL:PT1H\r\n" in raw
+    assert "\r\nREFRESH-INTERVAL;VALUE=DURATION:PT1H\r\n" in raw
+    # What docs/notify.md says the feed says, word for word.
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "notify.md").read_text()
+    claimed = re.findall(r"`((?:X-PUBLISHED-TTL|REFRESH-INTERVAL)[^`]*)`", docs)
+    assert sorted(claimed) == ["REFRESH-INTERVAL;VALUE=DURATION:PT1H", "X-PUBLISHED-TTL:PT1H"]
+    assert all(f"\r\n{line}\r\n" in raw for line in claimed)
+    first, second = feed(ws)
+    assert first["REFRESH-INTERVAL"].dt == timedelta(hours=1)
+    assert second.refresh_interval == timedelta(hours=1)
+
+
+def test_a_move_rewrites_the_events_description_from_the_new_mail(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    ws = world(tmp_path, zone="Europe/Berlin")
+    [pid] = mail(ws, "s1@acme", f"Hi. {SENTENCE}", reading={
+        "quote": SENTENCE, "start": "2026-12-03T14:00", "zone": "CET", "where": LINK})
+    assert cli(ws, capsys, "proposals", "accept", str(pid))[0] == 0
+    moved = "Could we move it to Friday 4 December at 10:00 CET instead?"
+    [again] = mail(ws, "s2@acme", f"Sorry. {moved}", sent="2026-11-25T08:00:00Z",
+                   reading={"quote": moved, "start": "2026-12-04T10:00"})
+    assert cli(ws, capsys, "proposals", "accept", str(again))[0] == 0
+    first, second = feed(ws)
+    (event,) = first.events
+    assert str(event["DESCRIPTION"]) == f"From the email: {moved}"
+    assert second.events[0].description == f"From the email: {moved}"
+    assert str(event["SUMMARY"]) == second.events[0].summary == \
+        "Interview: Acme — Staff Engineer"
+    own = Calendar.from_ical((ws.home / "interviews/1-acme-staff-engineer-20261204.ics")
+                             .read_bytes())
+    assert "3 December" not in str(own.events[0]["DESCRIPTION"])
+    assert cli(ws, capsys, "proposals", "undo")[0] == 0
+    (event,) = feed(ws)[0].events
+    assert str(event["DESCRIPTION"]) == f"From the email: {SENTENCE}", "undo puts it back"
+
+
+def test_accepting_the_interview_resolves_the_mails_status_proposal_and_undo_restores_it(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """The scheduling mail proposes `interviewing` and the interview; accepting the
+    interview moves the application, so the status proposal is moot: resolved with it,
+    named in the message, not waiting in the digest, and back with one undo."""
+    ws = world(tmp_path)
+    [pid] = mail(ws, "s1@acme", f"Hi. {SENTENCE}", reading={
+        "quote": SENTENCE, "start": "2026-12-03T14:00", "zone": "CET", "where": LINK})
+    with raw_connect(ws.db) as conn:
+        (status,) = conn.execute("SELECT id FROM proposals WHERE kind = 'status'").fetchone()
+    code, out = cli(ws, capsys, "digest", "--json")
+    assert status in [p["id"] for p in json.loads(out)["proposals"]]
+    code, out = cli(ws, capsys, "proposals", "accept", str(pid))
+    assert code == 0 and f"resolved {status} (" in out, out
+    code, out = cli(ws, capsys, "proposals", "list", "--json")
+    states = {p["id"]: p["state"] for p in json.loads(out)}
+    assert states == {pid: "accepted", status: "rejected"}
+    code, out = cli(ws, capsys, "digest", "--json")
+    assert json.loads(out)["proposals"] == []
+    code, out = cli(ws, capsys, "proposals", "undo")
+    assert code == 0 and str(status) in out, out
+    code, out = cli(ws, capsys, "proposals", "list", "--json")
+    assert {p["id"]: p["state"] for p in json.loads(out)} == {pid: "pending",
+                                                              status: "pending"}
+
+
+def test_a_stale_proposal_is_not_counted_as_waiting(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Set by hand past what a mail proposed: that proposal can no longer be accepted,
+    and neither the digest nor `proposals list` counts it as waiting."""
+    ws = world(tmp_path)
+    mail(ws, "s1@acme", "Hi. We would love to talk.", state="interview_request")
+    assert cli(ws, capsys, "status", "1", "offer")[0] == 0
+    _, out = cli(ws, capsys, "digest", "--json")
+    data = json.loads(out)
+    assert data["proposals"] == [] and data["proposals_by_kind"] == {}
+    _, out = cli(ws, capsys, "proposals", "list")
+    assert "0 pending" in out and "stale" in out

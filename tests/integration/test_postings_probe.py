@@ -151,3 +151,40 @@ async def test_no_probe_without_a_limit_and_a_dead_server_is_no_board(
                          probe_address=lambda ats, token: f"http://127.0.0.1:9/{ats}/{token}")
     said = await fetch(ws, dead, NOW)
     assert said[-1].line().startswith("alerts:boards  none found")  # type: ignore[attr-defined]
+
+
+async def test_only_a_definite_no_is_kept_and_a_failed_probe_is_asked_again_next_fetch(
+        world: tuple[Workspace, BoardServer, AlertSettings]) -> None:
+    """Greenhouse answers 503 for Globex: that says nothing about Globex, so nothing is
+    kept, the line counts the failure, and the next fetch (the same day) asks again;
+    once every ATS says 404, "none found" is kept for a week."""
+    ws, server, settings = world
+    server.set("/probe/greenhouse/globex", "busy", status=503)
+    said = await fetch(ws, settings, NOW)
+    line = said[-1].line()  # type: ignore[attr-defined]
+    assert line.endswith(", 1 failed (asked again next fetch)"), line
+    async with store.connect(ws.db) as conn:
+        kept = {row[0] for row in await conn.execute_fetchall(
+            "SELECT company_key FROM board_probes")}
+    assert "globex" not in kept and "initech" in kept, "a 404 everywhere is an answer"
+    before = len(server.requests)
+    server.set("/probe/greenhouse/globex", "gone", status=404)
+    said = await fetch(ws, settings, "2026-12-01T09:00:00Z")
+    again = [r.path for r in server.requests[before:] if r.path.startswith("/probe/")]
+    assert again and all("globex" in p for p in again), again
+    assert not said[-1].line().endswith("next fetch)")  # type: ignore[attr-defined]
+    before = len(server.requests)
+    await fetch(ws, settings, "2026-12-02T08:00:00Z")
+    assert not [r for r in server.requests[before:] if r.path.startswith("/probe/")]
+
+
+def test_the_docs_say_what_probing_reveals_and_config_turns_it_off(tmp_path: Path) -> None:
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "alerts.md").read_text()
+    assert "**What probing tells others.**" in docs
+    assert all(vendor in docs for vendor in ("Greenhouse, Lever and Ashby",
+                                             "which companies you are looking at"))
+    assert "set `alerts.probe_companies: 0` in config.yaml" in docs
+    ws = Workspace(tmp_path / "home")
+    ws.init()
+    (ws.home / "config.yaml").write_text("alerts: {probe_companies: 0}\n")
+    assert ws.config().alerts.probe_companies == 0

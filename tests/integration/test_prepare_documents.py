@@ -51,8 +51,8 @@ def pdf_text(path: Path) -> str:
     return " ".join(" ".join(p.extract_text() for p in pypdf.PdfReader(path).pages).split())
 
 
-def prepare(ws: Workspace, capsys: pytest.CaptureFixture[str]) -> Path:
-    assert cli.main(["--home", str(ws.home), "prepare", "--json"]) == 0
+def prepare(ws: Workspace, capsys: pytest.CaptureFixture[str], code: int = 0) -> Path:
+    assert cli.main(["--home", str(ws.home), "prepare", "--json"]) == code
     (item,) = json.loads(capsys.readouterr().out)
     return ws.home / item["path"]
 
@@ -133,13 +133,15 @@ def test_a_resume_no_font_can_draw_gets_no_pdf_and_the_packet_says_why(
         home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
     (home.home / "resume.md").write_text(RESUME + "- Ran the 日本 office.\n")
     (home.home / "config.yaml").write_text("render: {formats: [pdf]}\n")
-    folder = prepare(home, capsys)
+    folder = prepare(home, capsys, code=1)
     assert not (folder / "resume.pdf").exists()
     answers = (folder / "answers.md").read_text()
     assert "✗ resume.pdf: not rendered:" in answers and "U+65E5" in answers
     data = json.loads((folder / "answers.json").read_text())
     resume = next(f for f in data["fields"] if f["label"] == "Resume/CV")
-    assert resume["answer"] == "resume.md", "the form falls back to what the packet has"
+    assert resume["answer"] is None and "not rendered" in resume["note"], \
+        "the resume to send is missing: the field is the user's, with the reason"
+    assert data["unresolved_required"] == ["Resume/CV"]
 
 
 def test_docx_links_resolve_to_their_addresses(tmp_path: Path) -> None:
@@ -189,3 +191,56 @@ def test_a_writer_that_fails_is_that_documents_result_not_an_error_out_of_prepar
     answers = (folder / "answers.md").read_text()
     assert ("✗ resume.docx: not rendered: resume.md could not be rendered: ValueError: "
             "a limit nobody foresaw") in answers
+
+
+def test_a_missing_resume_is_marked_and_prepare_says_which_packet_and_exits_1(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    """The PDF and DOCX rendered before stay (nothing is deleted without a new one in
+    its place), the resume field is ✗ with the reason, the packet is named on stderr."""
+    folder = prepare(home, capsys)
+    rendered = {name: (folder / name).read_bytes()
+                for name in ("resume.pdf", "resume.docx", "resume.md")}
+    (home.home / "resume.md").unlink()
+    assert cli.main(["--home", str(home.home), "prepare", "--json"]) == 1
+    out = capsys.readouterr()
+    (item,) = json.loads(out.out)
+    assert f"packet {item['path']} (posting {item['posting']}) is not ready: resume.md: " \
+        "missing" in out.err
+    assert item["unresolved_required"] == ["Resume/CV"]
+    for name, data in rendered.items():
+        assert (folder / name).read_bytes() == data, f"{name} was kept"
+    answers = (folder / "answers.md").read_text().replace("\\", "")   # as a viewer shows it
+    assert "- ✗ Resume/CV (required): — resume.md: missing: the workspace has no resume.md" \
+        in answers
+    assert "✓ Resume/CV" not in answers and "- ✗ resume.md: missing:" in answers
+    assert cli.main(["--home", str(home.home), "prepare"]) == 1
+    out = capsys.readouterr()
+    assert "not ready: resume.md: missing: the workspace has no resume.md" in out.out
+    assert "jobtracker: prepare: packet applications/" in out.err
+
+
+def test_a_pdf_that_failed_its_read_back_is_not_sent_as_if_it_were_fine(
+        home: Workspace, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A text layer that lost the contact line (as a broken font table would): the PDF
+    is written, said ✗ with what is missing, and the resume field is not ✓."""
+    import dataclasses
+
+    from jobtracker.render import check
+
+    real = check.read
+
+    def lossy(pdf: bytes) -> check.Layer:
+        layer = real(pdf)
+        return dataclasses.replace(layer, text=layer.text.replace("ada@example.org", ""))
+
+    monkeypatch.setattr(check, "read", lossy)
+    folder = prepare(home, capsys, code=1)
+    answers = (folder / "answers.md").read_text()
+    assert "- ✗ resume.pdf (1 page): read back, resume.md:" in answers
+    assert "is missing from its text layer" in answers
+    assert "✓ Resume/CV" not in answers and "✗ Resume/CV (required)" in answers
+    data = json.loads((folder / "answers.json").read_text())
+    resume = next(f for f in data["fields"] if f["label"] == "Resume/CV")
+    assert resume["answer"] is None and "read back" in resume["note"]
+    assert resume["files"][0] == "resume.pdf", "the file is there, to look at"

@@ -35,3 +35,29 @@ def test_a_hostile_title_never_reaches_a_file_name(home: Workspace) -> None:
     folder = folder_for(home.home, hostile)
     assert folder.parent == home.home / "applications"
     assert folder.name == "7-etc-31m-red-x-passwd"
+
+
+def test_the_users_own_values_are_written_as_they_are_and_stay_inert(
+        home: Workspace, capsys: pytest.CaptureFixture[str]) -> None:
+    """answers.md's answers from answers.yaml: the e-mail and links copy as they are
+    (no `ada\\@example.org`, no `https\\://`), and a value holding Markdown or HTML is
+    shown literally by a Markdown viewer; the employer's labels are still escaped."""
+    from markdown_it import MarkdownIt
+
+    hostile = "see [x](https://evil.example) <b>bold</b> `tick`"
+    (home.home / "answers.yaml").write_text(
+        ANSWERS.replace("Your careers page", hostile)
+        .replace("ada@example.org", "jordan.lee@example.com"))
+    staff = str(posting_id(home, "Staff Engineer"))
+    folder = packet(home, run_prepare(home, capsys, staff)[0])
+    text = (folder / "answers.md").read_text()
+    assert "`jordan.lee@example.com`" in text and "jordan.lee\\@" not in text
+    assert "`https://www.linkedin.com/in/ada`" in text
+    assert f"`` {hostile} ``" in text, "the value itself, in a code span"
+    html = MarkdownIt("commonmark").render(text)
+    assert "<a " not in html and "<b>" not in html
+    assert "<code>see [x](https://evil.example) &lt;b&gt;bold&lt;/b&gt; `tick`</code>" in html
+    assert "<code>jordan.lee@example.com</code>" in html
+    # The employer's text (its labels and options) is still escaped Markdown.
+    assert "How did you hear about this job?" in text
+    assert "Why do you want to work at Acme?" in html

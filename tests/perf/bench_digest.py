@@ -7,15 +7,21 @@ proposals, and 20,000 jobs a channel announced before. Measured: `jobtracker dig
 --json` and `jobtracker digest` in process (connect, read every section, narrow per
 channel, print), the read alone (`notify.digest.build`), medians of 7; and one
 `digest --send` to the file channel (the archive, and 14,250 jobs recorded).
-Run: PYTHONPATH=. .venv/bin/python tests/perf/bench_digest.py
+With `--base COMMIT`, also the read against that commit's jobtracker/notify/digest.py
+(`git show`, loaded as a module of its own) on the same database in the same process,
+rounds alternating, best of each compared: what a change to the digest's reading costs.
+Run: PYTHONPATH=. .venv/bin/python tests/perf/bench_digest.py [--base COMMIT]
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import contextlib
+import importlib.util
 import io
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -76,7 +82,23 @@ def timed(runs: int, body: object) -> float:
     return statistics.median(times)
 
 
+def base_digest(commit: str, folder: Path) -> object:
+    """jobtracker/notify/digest.py as it was at `commit`, loaded under a name of its own."""
+    text = subprocess.run(["git", "show", f"{commit}:jobtracker/notify/digest.py"],
+                          capture_output=True, text=True, check=True).stdout
+    (folder / "digest_base.py").write_text(text)
+    spec = importlib.util.spec_from_file_location("digest_base", folder / "digest_base.py")
+    assert spec and spec.loader
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["digest_base"] = module     # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    return module
+
+
 def main_bench() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--base", help="also time the read at this commit, in the same run")
+    args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         ws = Workspace(Path(tmp) / "home")
         ws.init()
@@ -99,6 +121,30 @@ def main_bench() -> None:
                 assert main(["--home", str(ws.home), "digest", *args]) == 0
 
         found = asyncio.run(read())
+        if args.base:
+            old = base_digest(args.base, Path(tmp))
+
+            async def read_with(module: object) -> int:
+                async with store.connect(ws.db) as conn:
+                    digest = await module.build(  # type: ignore[attr-defined]
+                        conn, ws.db, profile=profile, followup=config.followup,
+                        min_verdict="good", channels=("file", "email"),
+                        now="2026-12-01T07:00:00Z")
+                return len(digest.matches)
+
+            # Wall time and CPU time (the process's, SQLite's thread included): on a
+            # shared machine the wall clock mostly measures the wait for a core.
+            rounds: dict[tuple[str, str], list[float]] = {}
+            for _ in range(9):
+                for name, module in (("base", old), ("now", sys.modules[build.__module__])):
+                    wall, cpu = time.perf_counter(), time.process_time()
+                    asyncio.run(read_with(module))
+                    rounds.setdefault((name, "wall"), []).append(time.perf_counter() - wall)
+                    rounds.setdefault((name, "cpu"), []).append(time.process_time() - cpu)
+            for clock in ("wall", "cpu"):
+                base_t, now_t = (statistics.median(rounds[(n, clock)]) for n in ("base", "now"))
+                print(f"the read, {args.base} / now, 9 alternating rounds, median {clock}: "
+                      f"{base_t * 1000:.0f} / {now_t * 1000:.0f} ms, ratio {now_t / base_t:.3f}")
         alone = timed(7, lambda: asyncio.run(read()))
         whole = timed(7, lambda: command("--json"))
         as_text = timed(7, command)

@@ -203,14 +203,15 @@ async def test_e_edits_the_replacement_in_the_editor_then_accepts(
 
 async def test_escape_goes_back_and_the_waiting_count_follows(app: JobtrackerApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
-        await wait_until(pilot, lambda: "4 proposals waiting" in screen_text(app))
+        # Four pending, one of them stale (it cannot be accepted): three wait.
+        await wait_until(pilot, lambda: "3 proposals waiting" in screen_text(app))
         await open_review(pilot)
         await pilot.press("a")
         await settled(pilot)
         await pilot.press("escape")
         await settled(pilot)
         assert isinstance(app.screen, DashboardScreen)
-        await wait_until(pilot, lambda: "3 proposals waiting" in screen_text(app))
+        await wait_until(pilot, lambda: "2 proposals waiting" in screen_text(app))
 
 
 async def test_at_80_columns_the_list_keeps_the_proposed_status_whole(

@@ -62,7 +62,7 @@ def test_a_person_reviews_a_proposal_in_tmux(tmp_path: Path, terminal: Terminal)
                f"--home {ws.home} --no-mouse")
     started = terminal.tmux("new-session", "-d", "-s", "app", "-x", "80", "-y", "24", command)
     assert started.returncode == 0, started.stderr
-    terminal.wait_for("4 proposals waiting")
+    terminal.wait_for("3 proposals waiting")     # four pending, one stale
     terminal.wait_for("r Start")
     terminal.keys("p")
     screen = terminal.wait_for("Review ─ 4 waiting")
@@ -72,7 +72,7 @@ def test_a_person_reviews_a_proposal_in_tmux(tmp_path: Path, terminal: Terminal)
     assert proposal_states(ws)[1] == "accepted"
     assert application_status(ws, 1) == "interviewing"
     terminal.keys("Escape")
-    terminal.wait_for("3 proposals waiting")
+    terminal.wait_for("2 proposals waiting")
     terminal.keys("q")
     deadline = time.monotonic() + 10
     while terminal.alive() and time.monotonic() < deadline:

@@ -79,6 +79,7 @@ JSON_ALLOWED = {
     ("jobtracker/prepare/refresh.py", "_stored_form"): DATABASE,
     ("jobtracker/prepare/run.py", "_cached"): DATABASE,
     ("jobtracker/proposals/core.py", "_from_row"): DATABASE,
+    ("jobtracker/proposals/status.py", "_payload"): DATABASE,
     ("jobtracker/learning/learn.py", "_earlier"): DATABASE,
     ("tui/data.py", "_strings"): DATABASE,
     ("jobtracker/llm/answer.py", "_validator"): "a schema written in the code",

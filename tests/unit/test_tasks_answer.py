@@ -195,6 +195,7 @@ async def test_accepting_a_draft_puts_it_into_the_packet_as_source_proposal(
     field = next(f for f in data["fields"] if f["name"] == "q_why")
     assert (field["answer"], field["source"], field["resolved"]) == (
         "I built a Python service.", "proposal", True)
-    # answers.md escapes its Markdown (docs/reliability.md): `\[proposal\]` reads "[proposal]".
-    assert "I built a Python service.  \\[proposal\\]" in (
+    # answers.md writes the user's own words as they are, in a code span, and escapes
+    # its own Markdown (docs/prepare.md): `\[proposal\]` reads "[proposal]".
+    assert "`I built a Python service.`  \\[proposal\\]" in (
         done.written.folder / "answers.md").read_text()

@@ -226,7 +226,8 @@ async def test_interview_invite_for_a_posting_without_application_creates_it_onl
         conn: aiosqlite.Connection, world: dict[str, Any]) -> None:
     ctx = world["ctx"]
     unit = await unit_for(conn, ctx, "inv@bolt.io")
-    # Bolt has a posting but no application; the sender domain names the company.
+    # Bolt has a posting but no application; the sender domain names the company, and
+    # the body names the posting's title ("the Backend Engineer role"): it is about it.
     assert unit.data["company"] == "Bolt"
     await answer(conn, unit, ctx, reply("interview_request",
                                         "We would like to invite you to a first interview"))
@@ -238,7 +239,7 @@ async def test_interview_invite_for_a_posting_without_application_creates_it_onl
     await proposals.accept(conn, [proposal.id], NOW)
     rows = await conn.execute_fetchall(
         "SELECT company, status, posting_id FROM applications WHERE company = 'Bolt'")
-    assert [tuple(r) for r in rows] == [("Bolt", "interviewing", None)]
+    assert [tuple(r) for r in rows] == [("Bolt", "interviewing", world["bolt"])]
 
 
 async def test_acknowledgement_proposes_applied_only_when_the_status_is_earlier(

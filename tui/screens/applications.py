@@ -10,7 +10,7 @@ both by way of tui/data.py.
 
 from __future__ import annotations
 
-from datetime import date, datetime
+from datetime import date
 from functools import partial
 from typing import Any, ClassVar
 
@@ -141,7 +141,7 @@ class ApplicationsScreen(Screen[None]):
 
     @property
     def today(self) -> date:
-        return self.given_today or self.app.clock.today()
+        return self.given_today or self.app.clock.today(self.app.setup.config.timezone)
 
     def on_mount(self) -> None:
         self.query_one("#apps-pane").border_title = "Pipeline"
@@ -155,7 +155,8 @@ class ApplicationsScreen(Screen[None]):
 
     @work(exclusive=True, group="applications-load", exit_on_error=False)
     async def reload(self, keep: int | None = None) -> None:
-        found = await data.overview(self.app.db, self.app.setup.config.followup, self.today)
+        found = await data.overview(self.app.db, self.app.setup.config.followup, self.today,
+                                    self.app.clock.now())
         self.app.applications_read = found
         if keep is None and self.current is not None:
             keep = self.current.id
@@ -185,7 +186,7 @@ class ApplicationsScreen(Screen[None]):
         due = found.summary["due"]
         summary.append(f"{len(found.rows)} · {due} due" if found.rows else
                        "none yet: `s` on a match, or `jobtracker status POSTING applied`")
-        now = datetime.now().astimezone()
+        now = self.app.clock.local_now(self.app.setup.config.timezone)
         if found.interviews:
             summary.append(f" · next interview {said(found.interviews[0], now)}")
         self.query_one("#apps-summary", Static).update(summary)

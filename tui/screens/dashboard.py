@@ -54,10 +54,9 @@ LOG_EVERY = 1
 WAITING_EVERY = 10     # refreshes between recounts of the proposals waiting, during a run
 
 
-def next_interview_today(found: data.Overview) -> str:
-    """`today 14:00 Acme`: the first interview still to come today, in this machine's
-    time; "" when there is none."""
-    now = datetime.now().astimezone()
+def next_interview_today(found: data.Overview, now: datetime) -> str:
+    """`today 14:00 Acme`: the first interview still to come today, `now` being the
+    user's time (the app's clock in `timezone:`); "" when there is none."""
     return next((text for text in (said(item, now) for item in found.interviews)
                  if text.startswith("today ")), "")
 
@@ -146,12 +145,13 @@ class Dashboard(Screen[None]):
 
     @work(exclusive=True, group="waiting", exit_on_error=False)
     async def refresh_waiting(self) -> None:
-        self._waiting = await data.waiting_count(self.app.db)
+        self._waiting = await data.waiting_count(self.app.db, self.app.home)
+        zone = self.app.setup.config.timezone
         found = await data.overview(self.app.db, self.app.setup.config.followup,
-                                    self.app.clock.today())
+                                    self.app.clock.today(zone), self.app.clock.now())
         self.app.applications_read = found
         self._due = found.summary["due"]
-        self._interview = next_interview_today(found)
+        self._interview = next_interview_today(found, self.app.clock.local_now(zone))
         if not self.app.running:   # during a run, the next refresh shows it: no extra frame
             self._show_progress()
 

@@ -16,6 +16,7 @@ from zoneinfo import ZoneInfo
 from rich.console import Group, RenderableType
 from rich.text import Text
 from textual import on, work
+from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.screen import Screen
@@ -32,15 +33,6 @@ from tui.widgets.cursor import move_cursor
 LAYOUT = TableDetail(summary="interviews-summary", pane="interviews-pane",
                      table="interviews-table", detail="interviews-detail",
                      text="interviews-text", status="interviews-status")
-
-
-def user_zone(name: str | None) -> tzinfo:
-    """config.yaml's `timezone:` (loaded and checked with it), else this machine's."""
-    if name:
-        return ZoneInfo(name)
-    zone = datetime.now().astimezone().tzinfo
-    assert zone is not None   # astimezone() always gives an aware time
-    return zone
 
 
 def zone_label(zone: tzinfo, moment: datetime) -> str:
@@ -99,9 +91,9 @@ class InterviewsScreen(Screen[None]):
         Binding("escape", "back", "Back", id="interviews.back", tooltip="back to the dashboard"),
     ]
 
-    app: Host
+    app: Host  # type: ignore[assignment]  # the running app is a Host (tui/host.py)
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         yield from LAYOUT.compose()
 
     def on_mount(self) -> None:
@@ -111,7 +103,9 @@ class InterviewsScreen(Screen[None]):
         self.reload()
 
     def now(self) -> datetime:
-        return datetime.now(user_zone(self.app.setup.config.timezone))
+        """Now in the user's zone, by the app's one clock (jobtracker.clock: `timezone:`,
+        else this machine's), as the dashboard and the tracker read it."""
+        return self.app.clock.local_now(self.app.setup.config.timezone)
 
     @work(exclusive=True, group="interviews-load", exit_on_error=False)
     async def reload(self) -> None:
