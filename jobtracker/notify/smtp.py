@@ -14,8 +14,6 @@ import ssl
 from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
-import aiosmtplib
-
 from jobtracker.config import EmailChannel
 from jobtracker.notify.message import ChannelError, Message
 
@@ -35,6 +33,9 @@ def build(settings: EmailChannel, message: Message) -> EmailMessage:
 
 async def send(settings: EmailChannel, message: Message, password: str | None,
                timeout: float) -> str:
+    # aiosmtplib loads when a mail is sent, not with every headless run (`--run`).
+    import aiosmtplib
+
     mail = build(settings, message)
     try:
         await aiosmtplib.send(

@@ -12,10 +12,14 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jobtracker.render import check, markdown, pdf
+from jobtracker.render import markdown
 from jobtracker.render.document import Document, Paragraph, Span
 from jobtracker.render.themes import Theme
+
+if TYPE_CHECKING:
+    from jobtracker.render import check
 
 FORMATS = ("pdf", "docx")
 MAX_BYTES = 2_000_000      # a resume is kilobytes; past this a file is not one
@@ -64,6 +68,8 @@ def _glyphless(document: Document, text: str, theme: Theme, paper: str) -> list[
     """The characters of `text` the theme's fonts have no glyph for: a probe document
     holding each non-ASCII character once, read back."""
     chars = sorted({ch for ch in text if ord(ch) > 127 and not ch.isspace()})
+    from jobtracker.render import check, pdf  # loaded when a PDF is drawn (see build)
+
     probe = Document(blocks=(Paragraph(tuple(Span(f"{ch} ") for ch in chars), 1),))
     extracted, _ = check.extract(pdf.typeset(probe, theme, paper).pdf)
     return [ch for ch in chars if ch not in extracted]
@@ -83,6 +89,10 @@ def build(text: str, name: str, fmt: str, theme: Theme, paper: str) -> Built:
         from jobtracker.render import word
 
         return Built(word.word(document, theme.name if theme.built_in else "", paper), fmt)
+    # typst and pypdf load only when a PDF is drawn: the commands that import this module
+    # for its names (prepare, work, the parser's --format) start ~0.4 s sooner.
+    from jobtracker.render import check, pdf
+
     try:
         typeset = pdf.typeset(document, theme, paper)
     except pdf.ThemeFailed as exc:
