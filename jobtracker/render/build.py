@@ -14,7 +14,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from jobtracker.render import markdown
 from jobtracker.render.document import Document, Paragraph, Span
 from jobtracker.render.themes import Theme
 
@@ -55,6 +54,8 @@ def decode(raw: bytes, name: str) -> str:
 
 
 def read_document(text: str, name: str) -> Document:
+    from jobtracker.render import markdown  # markdown-it: only when a text is read
+
     try:
         document = markdown.read(text)
     except markdown.MarkdownError as exc:
