@@ -64,7 +64,10 @@ async def test_a_new_workspace_says_how_to_get_postings_and_F_fetches_them(
         assert "F Fetch" in text
         await pilot.press("F")
         await wait_until(pilot, lambda: "fetched 2 board(s)" in log_text(app))
-        await wait_until(pilot, lambda: "pending" in screen_text(app))
+        # The queue and the header line are redrawn each in its own time (a loaded
+        # machine drew the queue first): wait for both.
+        await wait_until(pilot, lambda: "pending" in screen_text(app)
+                         and "fetched just now" in screen_text(app).splitlines()[0])
         log = log_text(app)
         # One line per board, in sources.yaml order, the failure with its reason.
         assert "fetch 1/2 greenhouse:acme  2 new, 0 updated, 0 closed" in log
