@@ -10,8 +10,6 @@ import sys
 
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, positive_int, print_json, record_id
 from jobtracker.clock import now_iso
-from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.report import run_prepare
 from jobtracker.workspace import Workspace
 
 
@@ -29,6 +27,10 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
     if args.postings and args.top:
         print("jobtracker: prepare takes --top N or POSTING ids, not both", file=sys.stderr)
         return EXIT_USAGE
+    # The packets' code (forms, answers, documents) loads for `prepare` alone, not for
+    # every command whose parser lists it.
+    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.report import run_prepare
     from jobtracker.prepare.run import UnknownPostings, prepare
 
     config = ws.config()
