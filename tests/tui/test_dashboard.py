@@ -107,7 +107,9 @@ async def test_r_pauses_and_resumes_in_flight_units_finish(tmp_path: Path) -> No
 
 
 async def test_s_stops_after_the_units_in_flight(tmp_path: Path) -> None:
-    with ModelServer(answer=senior, latency=1.0) as srv:
+    # 3 s answers (under the 5 s timeout): at 1 s a loaded machine's four units in flight
+    # had all finished before `s` was seen, so the run was idle, not stopping.
+    with ModelServer(answer=senior, latency=3.0) as srv:
         ws = make_workspace(tmp_path, srv.url)
         seed_postings(ws.db, 30)
         app = app_for(ws)

@@ -99,8 +99,10 @@ async def test_F_is_refused_while_a_run_holds_the_workspace(
 async def test_F_is_refused_during_a_run_and_r_during_a_fetch(
         tmp_path: Path, boards: BoardServer) -> None:
     boards.set("/gh/acme", greenhouse_board([greenhouse_job(1, "Engineer")]), delay=1.0)
+    # The run's one unit takes 3 s (it took 0.5 s, and a loaded machine's run had ended
+    # before the test looked for it): long enough to press F while it goes.
     with ModelServer(answer=lambda body: {"level": "senior", "reason": "stated"},
-                     latency=0.5) as model:
+                     latency=3.0) as model:
         ws = make_workspace(tmp_path, model.url)
         with_sources(ws, boards)
         app = JobtrackerApp(load_setup(ws))
