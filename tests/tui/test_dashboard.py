@@ -81,13 +81,16 @@ async def test_r_starts_the_loop_and_the_queue_drains(tmp_path: Path, server: Mo
 
 
 async def test_r_pauses_and_resumes_in_flight_units_finish(tmp_path: Path) -> None:
-    with ModelServer(answer=senior, latency=0.3) as srv:
+    with ModelServer(answer=senior, latency=1.0) as srv:     # four stay in flight a while
         ws = make_workspace(tmp_path, srv.url)
         seed_postings(ws.db, 16)
         app = app_for(ws)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("r")
+            # The table follows the live state at its own pace (a loaded machine showed 3
+            # rows for 4 units): wait for the units, then for the table to show them.
             await wait_for(pilot, lambda: len(app.live.in_flight) == 4)
+            await wait_for(pilot, lambda: app.query_one(InFlightTable).row_count == 4)
             assert app.query_one(InFlightTable).row_count == 4
             assert "r Pause" in screen_text(app)
             await pilot.press("r")
