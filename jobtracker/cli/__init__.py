@@ -8,9 +8,15 @@ that command in `COMMANDS` in `entry.py` (not here: `jobtracker-tui` imports
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Sequence
 
-from jobtracker.cli.base import (
+# httpx imports its own command line (`httpx._main`: click, rich, pygments; ~60 ms) whenever
+# those are installed; neither command line here runs it, so it is marked absent before
+# httpx loads, and httpx falls back to its stub (`httpx.main` then only says it cannot run).
+sys.modules.setdefault("httpx._main", None)  # type: ignore[arg-type]
+
+from jobtracker.cli.base import (  # noqa: E402  (after the line above, on purpose)
     EXIT_ALL_FAILED,
     EXIT_CLOSED_PIPE,
     EXIT_OK,

@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.config import Board
-from jobtracker.sources import REGISTRY
-from jobtracker.sources.base import LISTING_ONLY
 from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text, scalar
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
@@ -34,12 +32,16 @@ class Recognised:
 def shapes() -> list[tuple[str, str, re.Pattern[str]]]:
     """(ats, the URL shape people paste, its pattern) for every source that has pages,
     in the registry's order: what `add` recognises, and lists when it recognises none."""
+    from jobtracker.sources import REGISTRY  # every source's module: for `add` alone
+
     return [(source.name, page.shape, page.pattern) for source in REGISTRY.values()
             for page in source.pages]
 
 
 def recognise(url: str) -> Recognised | None:
     """The board a careers or job URL belongs to, or None."""
+    from jobtracker.sources import REGISTRY  # every source's module: for `add` alone
+
     for source in REGISTRY.values():
         found = source.recognise(url)
         if found is not None:
@@ -66,6 +68,8 @@ async def _count(board: Board) -> int:
         download,
         make_client,
     )
+    from jobtracker.sources import REGISTRY
+    from jobtracker.sources.base import LISTING_ONLY
 
     url = board.url or REGISTRY[board.ats].default_url(board.token)
     async with make_client() as client:

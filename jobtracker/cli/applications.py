@@ -15,17 +15,18 @@ import asyncio
 import csv
 import sys
 from datetime import date
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jobtracker import applications, clock, store, tracker
+from jobtracker import applications, clock, store
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.config import STATUSES
 from jobtracker.text import clean_text, one_line
-from jobtracker.tracker import calibration
-from jobtracker.tracker.funnel import bars, counted
-from jobtracker.tracker.overview import Row
 from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the tracker (and the proposal kinds it reaches) loads when a command runs
+    from jobtracker import tracker
+    from jobtracker.tracker.overview import Row
 
 COLUMNS = ("id", "posting", "company", "title", "status", "applied_at", "last_contact_at",
            "followup_due", "due", "url")
@@ -86,6 +87,8 @@ def cmd_applications(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 async def _run(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import tracker
+
     followup = ws.config().followup
     async with store.connect(ws.db) as conn:
         if args.action == "note":
@@ -211,12 +214,17 @@ def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 async def _stats(ws: Workspace, today: date) -> dict[str, Any]:
+    from jobtracker import tracker
+
     followup = ws.config().followup
     async with store.connect(ws.db) as conn:
         return await tracker.stats(conn, followup, today)
 
 
 def format_stats(s: dict[str, Any]) -> str:
+    from jobtracker.tracker import calibration
+    from jobtracker.tracker.funnel import bars, counted
+
     total = s["applications"]
     lines = [f"applications  {total} ({s['sent']} sent, {s['due']} due for a follow-up)",
              "  " + "  ".join(f"{k} {v}" for k, v in s["by_status"].items() if v), ""]

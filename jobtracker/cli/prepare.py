@@ -18,8 +18,6 @@ from jobtracker.cli.base import (
     record_id,
 )
 from jobtracker.clock import now_iso
-from jobtracker.prepare.answers import load_answers
-from jobtracker.prepare.report import not_ready, prepare_run
 from jobtracker.workspace import Workspace
 
 
@@ -37,6 +35,10 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
     if args.postings and args.top:
         print("jobtracker: prepare takes --top N or POSTING ids, not both", file=sys.stderr)
         return EXIT_USAGE
+    # The packets' code (forms, answers, documents) loads for `prepare` alone, not for
+    # every command whose parser lists it.
+    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.report import not_ready, prepare_run
     from jobtracker.prepare.run import UnknownPostings, prepare
 
     config = ws.config()

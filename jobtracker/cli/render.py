@@ -25,7 +25,7 @@ from jobtracker.cli.base import (
     command,
     print_json,
 )
-from jobtracker.render import build, check, jsonresume
+from jobtracker.render import build, jsonresume
 from jobtracker.render.settings import DateStyle
 from jobtracker.render.themes import Theme, ThemeError, find_theme
 from jobtracker.workspace import Workspace
@@ -81,6 +81,8 @@ def _summary(built: build.Built, output: Path, theme: Theme, paper: str) -> str:
 
 
 def _failed_check(built: build.Built, output: Path, source: Path) -> str:
+    from jobtracker.render import check  # pypdf: only when a check failed
+
     assert built.check is not None
     return (f"{output} was written, but the read-back check failed: "
             f"{check.problems(built.check, str(source))}")

@@ -12,13 +12,13 @@ import math
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
-
-from jsonschema import Draft202012Validator
-from jsonschema.exceptions import best_match
+from typing import TYPE_CHECKING, Any
 
 from jobtracker import jsonbound
 from jobtracker.text import clean_text, one_line
+
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
 _THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
@@ -47,6 +47,9 @@ def cleaned(value: Any) -> Any:
 
 @lru_cache(maxsize=64)
 def _validator(schema_json: str) -> Draft202012Validator:
+    # jsonschema (~0.1 s to import) loads with the first answer, not with every command.
+    from jsonschema import Draft202012Validator
+
     schema = json.loads(schema_json)
     Draft202012Validator.check_schema(schema)
     return Draft202012Validator(schema)
@@ -54,6 +57,8 @@ def _validator(schema_json: str) -> Draft202012Validator:
 
 def schema_problem(data: Any, schema: dict[str, Any]) -> str | None:
     """The most relevant way `data` breaks `schema`, as one line, or None."""
+    from jsonschema.exceptions import best_match
+
     validator = _validator(json.dumps(schema, sort_keys=True))
     error = best_match(validator.iter_errors(data))
     if error is None:

@@ -16,11 +16,14 @@ Most picks share the master resume: each distinct text is rendered once per
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from jobtracker.config import RenderConfig
-from jobtracker.render import build, check
+from jobtracker.render import build
 from jobtracker.render.themes import Theme, ThemeError
+
+if TYPE_CHECKING:      # the check (pypdf) loads only when a PDF is read back
+    from jobtracker.render import check
 
 DOCUMENTS = ("resume", "letter")     # the packet's Markdown documents, by stem
 SOURCE_FORMAT = "md"                 # a Rendered standing for a missing Markdown source

@@ -27,7 +27,6 @@ from zoneinfo import ZoneInfo
 from jobtracker import applications
 from jobtracker.applications import ApplicationError, Change, Source
 from jobtracker.config import ConfigError, load_timezone
-from jobtracker.interviews import ics
 from jobtracker.interviews import store as interviews
 from jobtracker.proposals.core import Kind, Presentation, Proposal, ProposalError, Where, create
 from jobtracker.proposals.lines import Line, field, quote_in
@@ -169,6 +168,8 @@ async def _write(conn: aiosqlite.Connection, proposal: Proposal, home: Path | No
     if home is None:
         return None
     try:
+        from jobtracker.interviews import ics  # icalendar (~0.1 s) only when one is written
+
         return await ics.write_files(conn, home, interview_id)
     except (ValueError, OverflowError) as exc:   # a time stored before dates were bounded
         raise ProposalError(proposal.id, f"proposal {proposal.id}: its time cannot be put "
@@ -205,6 +206,8 @@ async def _undo(conn: aiosqlite.Connection, proposal: Proposal, now: str,
                                    (proposal.id,))
             await applications.restore(conn, change, now, Source("proposal", proposal.id))
         if home is not None:
+            from jobtracker.interviews import ics  # icalendar only when one is undone
+
             await ics.remove_file(conn, home, record.get("file"))
     except ApplicationError as exc:
         raise ProposalError(proposal.id,

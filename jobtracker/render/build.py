@@ -19,8 +19,8 @@ import time
 import unicodedata
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jobtracker.render import check, markdown, pdf
 from jobtracker.render.document import (
     Block,
     Code,
@@ -32,6 +32,9 @@ from jobtracker.render.document import (
     characters,
 )
 from jobtracker.render.themes import Theme
+
+if TYPE_CHECKING:
+    from jobtracker.render import check
 
 FORMATS = ("pdf", "docx")
 MAX_BYTES = 2_000_000      # a resume is kilobytes; past this a file is not one
@@ -71,6 +74,8 @@ def decode(raw: bytes, name: str) -> str:
 
 
 def read_document(text: str, name: str) -> Document:
+    from jobtracker.render import markdown  # markdown-it: only when a text is read
+
     try:
         document = markdown.read(text)
     except markdown.MarkdownError as exc:
@@ -122,6 +127,8 @@ def _glyphless(document: Document, theme: Theme, paper: str) -> list[str]:
     chars = list(dict.fromkeys(ch for ch in characters(document)     # in reading order
                                if ord(ch) > 127 and not ch.isspace() and ch != "\ufffd"))
     probe = Document(blocks=(Paragraph(tuple(Span(f"{ch} ") for ch in chars), 1),))
+    from jobtracker.render import check, pdf  # loaded when a PDF is drawn (see build)
+
     extracted, _ = check.extract(pdf.typeset(probe, theme, paper).pdf)
     return [ch for ch in chars if ch not in extracted]
 
@@ -135,6 +142,8 @@ def _describe(ch: str, text: str, name: str) -> str:
 def _first_line_past(layer: check.Layer, pages: int, document: Document) -> int:
     """The source line of the first piece of text that is not on the first `pages`
     pages, or 0."""
+    from jobtracker.render import check
+
     first = check.check_text("\n".join(layer.page_texts[:pages]), document)
     return first.missing_lines[0] if first.missing_lines else 0
 
@@ -157,6 +166,10 @@ def build(text: str, name: str, fmt: str, theme: Theme, paper: str) -> Built:
         data = word.word(document, theme.name if theme.built_in else "", paper)
         _in_time(started, name)
         return Built(data, fmt)
+    # typst and pypdf load only when a PDF is drawn: the commands that import this module
+    # (prepare, render) pay for them then, and `jobtracker --help` never does.
+    from jobtracker.render import check, pdf
+
     try:
         typeset = pdf.typeset(document, theme, paper)
     except pdf.ThemeFailed as exc:

@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from jobtracker import files
 from jobtracker.config import Config, Profile, expand_path, normalize_llm_url
-from jobtracker.tasks import Context, Task, ordered
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
+
+if TYPE_CHECKING:   # the task registry loads when a setup is made, not for RunOptions
+    from jobtracker.tasks import Context, Task
 
 TEXT_FILES = ("resume.md", "keywords.yaml", "coverletter.md", "answers.yaml")
 
@@ -38,6 +41,8 @@ class Setup:
     reask_stale_prompts: bool = False
 
     def context(self, now: str) -> Context:
+        from jobtracker.tasks import Context
+
         texts: dict[str, str | None] = {}
         for name in TEXT_FILES:
             texts[name] = read_input(self.ws.home / name)
@@ -82,6 +87,8 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
         config = replace(config, llm=replace(config.llm, model=options.model, models={}))
     if options.concurrency:
         config = replace(config, concurrency=options.concurrency)
+    from jobtracker.tasks import ordered  # every task's module: only for a run's setup
+
     tasks = ordered(ws.plugins())
     if options.task is not None and options.task not in {t.name for t in tasks}:
         known = ", ".join(t.name for t in tasks) or "none"

@@ -24,11 +24,12 @@ import os
 import re
 import shlex
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
+from tests.conftest import run_cli
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -172,8 +173,7 @@ def world(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
            "XDG_CACHE_HOME": str(base / "cache"), "JOBTRACKER_DEMO_LATENCY": "0",
            "PYTHONPATH": str(ROOT)}
     env.pop("JOBTRACKER_HOME", None)
-    done = subprocess.run([sys.executable, "-m", "jobtracker", "init", "--demo"], env=env,
-                          capture_output=True, text=True, timeout=120, check=False)
+    done = run_cli("init", "--demo", env=env)
     assert done.returncode == 0, done.stderr
     (home / "jobs").symlink_to(workspace)
     return env
@@ -183,8 +183,7 @@ def _run(item: Documented, env: dict[str, str]) -> subprocess.CompletedProcess[s
     words = [os.path.expanduser(w).replace(os.path.expanduser("~"), env["HOME"])
              for w in shlex.split(item.command)]
     module = "tui" if words[0] == "jobtracker-tui" else "jobtracker"
-    return subprocess.run([sys.executable, "-m", module, *words[1:]], env=env, cwd=ROOT,
-                          capture_output=True, text=True, timeout=120, check=False)
+    return run_cli(*words[1:], env=env, cwd=ROOT, module=module)
 
 
 @pytest.mark.slow

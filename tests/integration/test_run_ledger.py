@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from jobtracker.llm import client
 from jobtracker.workspace import Workspace
 from tests import run_world
 from tests.db import raw_connect
@@ -16,6 +17,13 @@ from tests.servers.model import Fault, ModelServer
 
 # The shared fixtures, bound here by name so that pytest finds them in this file.
 server = run_world.server
+
+
+@pytest.fixture(autouse=True)
+def _short_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests count attempts, not seconds: retry waits of 5 ms and 10 ms, not the
+    real 0.5 s and 1 s (tests/unit/test_llm_client_timings.py holds the real ones)."""
+    monkeypatch.setattr(client, "BACKOFF_START", 0.005)
 
 
 def test_failure_is_recorded_never_retried_in_the_run_and_set_aside_after_three(

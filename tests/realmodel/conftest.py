@@ -13,7 +13,9 @@ passes as green.
 
 from __future__ import annotations
 
+import asyncio
 import os
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -54,3 +56,26 @@ def xllamacpp_installed() -> None:
 @pytest.fixture
 def model_file(smollm2: Path, xllamacpp_installed: None) -> Path:
     return smollm2
+
+
+@pytest.fixture(scope="session")
+def llama_url(smollm2: Path, xllamacpp_installed: None) -> Iterator[str]:
+    """One embedded llama.cpp server (one slot) for the session (per xdist worker), for
+    the tests of what an answer looks like; the tests of starting and stopping a server,
+    and the runs that start their own, still do so. Loading the model is most of a test."""
+    from jobtracker.llm.local import start_server
+
+    embedded = asyncio.run(start_server(smollm2, n_parallel=1))
+    try:
+        yield embedded.base_url
+    finally:
+        embedded.stop()
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Under xdist (`--dist loadgroup`, the default: tests/conftest.py) the tier runs on
+    one worker: one model server loaded, and llama.cpp's threads not racing a second one."""
+    here = Path(__file__).parent
+    for item in items:
+        if here in Path(item.path).parents:
+            item.add_marker(pytest.mark.xdist_group("realmodel"))

@@ -124,12 +124,11 @@ async def test_cancelling_while_the_model_loads_leaves_nothing_listening(
     assert urls == [] and listening_ports() == before
 
 
-# --- the client against it -----------------------------------------------------------
+# --- the client against it (one server for the session: tests/realmodel/conftest.py) ---
 
 async def test_an_answer_fits_the_schema_and_usage_comes_from_the_server(
-        model_file: Path) -> None:
-    async with local_server(model_file, n_parallel=1) as url, \
-            client(url, model=model_alias(model_file)) as llm:
+        model_file: Path, llama_url: str) -> None:
+    async with client(llama_url, model=model_alias(model_file)) as llm:
         assert (await llm.probe()).ok
         answer = await llm.ask("level", LEVEL_MESSAGES, LEVEL_SCHEMA, unit_key="p1:x")
     assert answer.data["level"] in (*LEVELS, "unclear")
@@ -137,24 +136,23 @@ async def test_an_answer_fits_the_schema_and_usage_comes_from_the_server(
     assert answer.input_tokens > 20 and 0 < answer.output_tokens <= 512
 
 
-async def test_llama_cpp_enforces_the_schema_in_the_flat_form_too(model_file: Path) -> None:
+async def test_llama_cpp_enforces_the_schema_in_the_flat_form_too(llama_url: str) -> None:
     """A word no model would say unprompted: only the grammar can put it there."""
     schema = {"type": "object", "additionalProperties": False, "required": ["word"],
               "properties": {"word": {"type": "string", "enum": ["zebracorn"]}}}
     messages = [{"role": "user", "content": "Say hello."}]
-    async with local_server(model_file, n_parallel=1) as url, client(url) as llm:
+    async with client(llama_url) as llm:
         llm.flat_response_format = True      # what a llama-cpp-python server makes us use
         answer = await llm.ask("level", messages, schema, unit_key="flat")
     assert answer.data == {"word": "zebracorn"}
 
 
-async def test_a_rambling_model_is_cut_off_by_max_tokens(model_file: Path) -> None:
+async def test_a_rambling_model_is_cut_off_by_max_tokens(llama_url: str) -> None:
     """An unbounded array of strings: the tiny model repeats itself until stopped."""
     loose = {"type": "object", "additionalProperties": False, "required": ["skills"],
              "properties": {"skills": {"type": "array", "items": {"type": "string"}}}}
     messages = [{"role": "user", "content": "List every skill a software engineer needs."}]
-    async with local_server(model_file, n_parallel=1) as url, \
-            client(url, max_tokens={"default": 48}) as llm:
+    async with client(llama_url, max_tokens={"default": 48}) as llm:
         started = time.monotonic()
         with pytest.raises(LLMError, match="answer cut off at max_tokens after 2 attempts"):
             await llm.ask("judge", messages, loose, unit_key="ramble")

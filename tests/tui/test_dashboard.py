@@ -81,13 +81,16 @@ async def test_r_starts_the_loop_and_the_queue_drains(tmp_path: Path, server: Mo
 
 
 async def test_r_pauses_and_resumes_in_flight_units_finish(tmp_path: Path) -> None:
-    with ModelServer(answer=senior, latency=0.3) as srv:
+    with ModelServer(answer=senior, latency=1.0) as srv:     # four stay in flight a while
         ws = make_workspace(tmp_path, srv.url)
         seed_postings(ws.db, 16)
         app = app_for(ws)
         async with app.run_test(size=SIZE) as pilot:
             await pilot.press("r")
+            # The table follows the live state at its own pace (a loaded machine showed 3
+            # rows for 4 units): wait for the units, then for the table to show them.
             await wait_for(pilot, lambda: len(app.live.in_flight) == 4)
+            await wait_for(pilot, lambda: app.query_one(InFlightTable).row_count == 4)
             assert app.query_one(InFlightTable).row_count == 4
             assert "r Pause" in screen_text(app)
             await pilot.press("r")
@@ -107,7 +110,9 @@ async def test_r_pauses_and_resumes_in_flight_units_finish(tmp_path: Path) -> No
 
 
 async def test_s_stops_after_the_units_in_flight(tmp_path: Path) -> None:
-    with ModelServer(answer=senior, latency=1.0) as srv:
+    # 3 s answers (under the 5 s timeout): at 1 s a loaded machine's four units in flight
+    # had all finished before `s` was seen, so the run was idle, not stopping.
+    with ModelServer(answer=senior, latency=3.0) as srv:
         ws = make_workspace(tmp_path, srv.url)
         seed_postings(ws.db, 30)
         app = app_for(ws)
@@ -127,7 +132,10 @@ async def test_s_stops_after_the_units_in_flight(tmp_path: Path) -> None:
 
 
 async def test_quit_with_units_in_flight_asks_then_cancels_cleanly(tmp_path: Path) -> None:
-    with ModelServer(answer=senior, latency=3.0) as srv:
+    # Answers that take longer than the whole dialog can, on any machine (at 3 s a loaded
+    # one answered two units between `r` and `y`; attempts time out at 5 s and are retried,
+    # none is answered): the units are cancelled, never finished.
+    with ModelServer(answer=senior, latency=60.0) as srv:
         ws = make_workspace(tmp_path, srv.url)
         seed_postings(ws.db, 10)
         app = app_for(ws)

@@ -64,7 +64,10 @@ async def test_a_new_workspace_says_how_to_get_postings_and_F_fetches_them(
         assert "F Fetch" in text
         await pilot.press("F")
         await wait_until(pilot, lambda: "fetched 2 board(s)" in log_text(app))
-        await wait_until(pilot, lambda: "pending" in screen_text(app))
+        # The queue and the header line are redrawn each in its own time (a loaded
+        # machine drew the queue first): wait for both.
+        await wait_until(pilot, lambda: "pending" in screen_text(app)
+                         and "fetched just now" in screen_text(app).splitlines()[0])
         log = log_text(app)
         # One line per board, in sources.yaml order, the failure with its reason.
         assert "fetch 1/2 greenhouse:acme  2 new, 0 updated, 0 closed" in log
@@ -96,8 +99,10 @@ async def test_F_is_refused_while_a_run_holds_the_workspace(
 async def test_F_is_refused_during_a_run_and_r_during_a_fetch(
         tmp_path: Path, boards: BoardServer) -> None:
     boards.set("/gh/acme", greenhouse_board([greenhouse_job(1, "Engineer")]), delay=1.0)
+    # The run's one unit takes 3 s (it took 0.5 s, and a loaded machine's run had ended
+    # before the test looked for it): long enough to press F while it goes.
     with ModelServer(answer=lambda body: {"level": "senior", "reason": "stated"},
-                     latency=0.5) as model:
+                     latency=3.0) as model:
         ws = make_workspace(tmp_path, model.url)
         with_sources(ws, boards)
         app = JobtrackerApp(load_setup(ws))

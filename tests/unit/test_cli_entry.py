@@ -10,7 +10,7 @@ import pytest
 from jobtracker.cli import main
 from jobtracker.cli.entry import COMMANDS, REGISTRY
 from jobtracker.workspace import TEMPLATE_FILES
-from tests.conftest import run_cli
+from tests.conftest import run_cli, run_process
 
 
 @pytest.mark.parametrize("order", ["before", "after"])
@@ -22,7 +22,7 @@ def test_home_accepted_before_or_after_subcommand(tmp_path: Path, order: str) ->
 
 
 def test_help_is_exit_zero_as_a_process() -> None:
-    result = run_cli("--help")
+    result = run_process("--help")
     assert result.returncode == 0
     assert "init" in result.stdout
 

@@ -1,0 +1,115 @@
+"""Benchmark: how long a command takes to start, as a process (issue 41).
+
+`jobtracker --help` (target < 0.25 s) and `jobtracker work` with nothing to do (target
+< 0.4 s), plus `fetch`, `matches` and `jobtracker-tui --run` on the same empty
+workspace (one loopback board that lists no job), each the best of N runs of a fresh
+interpreter, with how many modules it loaded and which of the heavy ones
+(tests/integration/test_cli_entry_startup.py fails when one is). With `--base COMMIT`
+the same commands run from that commit's tree (`git archive`) in the same rounds.
+
+Run: .venv/bin/python tests/perf/bench_startup.py [--runs 5] [--base main]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
+
+from servers.boards import BoardServer, greenhouse_board  # noqa: E402
+
+from tests.integration.test_cli_entry_startup import COMMANDS, REPORT, heavy  # noqa: E402
+
+TARGETS = {"--help": 0.25, "work": 0.4}
+
+
+def tree_at(commit: str, into: Path) -> Path:
+    """`jobtracker/` and `tui/` as they were at `commit`, unpacked under `into`."""
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "jobtracker", "tui"],
+                             capture_output=True, check=True).stdout
+    into.mkdir()
+    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
+    return into
+
+
+def cpu_of_children() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def run_once(tree: Path, module: str, argv: list[str], home: Path
+             ) -> tuple[float, float, list[str]]:
+    """Wall seconds, CPU seconds (the child's user + system: what a busy machine changes
+    least) and the modules loaded."""
+    # cwd = the tree: `python -c` puts it first on sys.path, ahead of the editable install.
+    cpu = cpu_of_children()
+    started = time.perf_counter()
+    done = subprocess.run([sys.executable, "-c", REPORT, module, "--home", str(home), *argv],
+                          capture_output=True, text=True, cwd=tree, check=False)
+    seconds = time.perf_counter() - started
+    cpu = cpu_of_children() - cpu
+    if done.returncode != 0:
+        raise SystemExit(f"{module} {' '.join(argv)} failed in {tree}:\n{done.stderr[-2000:]}")
+    return seconds, cpu, json.loads(done.stderr.rpartition("\nLOADED ")[2])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--base", help="a commit to time the same commands at")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp, BoardServer() as board:
+        home = Path(tmp) / "home"
+        subprocess.run([sys.executable, "-m", "jobtracker", "--home", str(home), "init"],
+                       check=True, capture_output=True, cwd=ROOT)
+        (home / "config.yaml").write_text("llm: {url: null}\n")
+        board.set("/gh/acme", greenhouse_board([]))
+        (home / "sources.yaml").write_text(
+            f"boards:\n  - {{ats: greenhouse, token: acme, company: Acme, "
+            f"url: '{board.url('/gh/acme')}'}}\n")
+        trees = {"now": ROOT}
+        if args.base:
+            trees["base"] = tree_at(args.base, Path(tmp) / "base")
+        # Bytecode compiled once per tree before timing (a user's install has it).
+        for tree in trees.values():
+            run_once(tree, "jobtracker.cli", ["--help"], home)
+        best: dict[tuple[str, str], float] = {}
+        cpu: dict[tuple[str, str], float] = {}
+        loaded: dict[tuple[str, str], list[str]] = {}
+        for _ in range(args.runs):
+            for name, (module, argv) in COMMANDS.items():
+                for label, tree in trees.items():
+                    seconds, used, modules = run_once(tree, module, argv, home)
+                    key = (label, name)
+                    best[key] = min(best.get(key, seconds), seconds)
+                    cpu[key] = min(cpu.get(key, used), used)
+                    loaded[key] = modules
+        print(f"load average {os.getloadavg()[0]:.2f}; best of {args.runs} runs, as processes "
+              "(wall, and CPU: the child's user + system time)")
+        for name in COMMANDS:
+            now = best[("now", name)]
+            target = TARGETS.get(name)
+            line = (f"{name:>22}: {now:.3f} s (CPU {cpu[('now', name)]:.3f} s), "
+                    f"{len(loaded[('now', name)])} modules, "
+                    f"heavy: {heavy(loaded[('now', name)]) or 'none'}")
+            if target:
+                line += f" (target < {target} s: {'met' if now < target else 'NOT met'})"
+            if "base" in trees:
+                base = best[("base", name)]
+                line += (f"; base {base:.3f} s (CPU {cpu[('base', name)]:.3f} s), "
+                         f"{len(loaded[('base', name)])} modules; ratio {now / base:.2f}, "
+                         f"CPU {cpu[('now', name)] / cpu[('base', name)]:.2f}")
+            print(line)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
