@@ -158,11 +158,24 @@ async def load_postings(db: Path, today: date | None = None) -> list[BoardResult
             async with store.write(conn):
                 await conn.execute("UPDATE boards SET url = NULL WHERE url LIKE ?",
                                    (boards.server.url("/") + "%",))
+            await _forms_at_their_boards(conn)
     failed = [f"{r.name}: {r.error}" for r in results if not r.ok]
     failed += [f"form of posting {pid}: {why}" for pid, why in forms_failed.items()]
     if failed:
         raise DemoDataError("the demo data did not load: " + "; ".join(failed))
     return results
+
+
+async def _forms_at_their_boards(conn: Any) -> None:
+    """The kept forms filed under the address prepare asks once the loopback server is
+    gone (the board's own), so its cache, which checks the address, finds them."""
+    from jobtracker.prepare.run import form_address, posting_rows
+
+    ids = [int(row[0]) for row in await conn.execute_fetchall("SELECT posting_id FROM forms")]
+    rows = await posting_rows(conn, ids)
+    async with store.write(conn):
+        await conn.executemany("UPDATE forms SET url = ? WHERE posting_id = ?",
+                               [(form_address(row), row["id"]) for row in rows])
 
 
 async def _keep_forms(conn: Any, local: Sources, client: Any) -> dict[int, str]:

@@ -83,7 +83,9 @@ class Rendered:
 
 
 def problems(result: check.Check, document: str = "resume.md") -> str:
-    return check.problems(result, document, most=3)
+    from jobtracker.render import check as reading   # pypdf: loaded once a PDF is read back
+
+    return reading.problems(result, document, most=3)
 
 
 class Documents:

@@ -165,6 +165,12 @@ def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -
         return ""
 
 
+def form_address(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -> str:
+    """The address a posting's cached form is kept under (`forms.url`), as prepare
+    computes it for `row` (from `posting_rows`)."""
+    return secrets.display_url(_url_of(row, configured))
+
+
 # --- forms: cached, else read ------------------------------------------------------------
 
 async def _cached(conn: aiosqlite.Connection, row: Any, url: str) -> Form | None:

@@ -48,6 +48,10 @@ SKIPPED = (
     (re.compile(r"^jobtracker proposals undo\b"), "takes back a decision of the example's own"),
     (re.compile(r"\bpath/to/"), "reads a file of the example's own"),
     (re.compile(r"^jobtracker contacts import\b"), "reads an export of the user's own"),
+    (re.compile(r"^jobtracker save\b"), "reads a page of the user's (the network) or their "
+                                        "stdin; tests/integration/test_cli_save.py runs it"),
+    (re.compile(r"^jobtracker render \S+\.json\b"),
+     "documented as a refusal (exit 2); tests/integration/test_cli_render.py runs it"),
 )
 # An inline command that is a command's name and nothing more: `jobtracker proposals show`.
 BARE = re.compile(r"^jobtracker(?:-tui)?(?: [a-z]+)*$")
