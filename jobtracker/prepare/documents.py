@@ -83,7 +83,7 @@ class Rendered:
 
 
 def problems(result: check.Check, document: str = "resume.md") -> str:
-    from jobtracker.render import check as reading   # pypdf: loaded once a PDF is read back
+    from jobtracker.render import check as reading  # pypdf: loaded once a PDF is read back
 
     return reading.problems(result, document, most=3)
 
