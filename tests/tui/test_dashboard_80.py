@@ -6,7 +6,10 @@ the header never calls a fetch that reached no board a fresh one."""
 from __future__ import annotations
 
 import asyncio
+import shutil
 import sqlite3
+import tempfile
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -38,21 +41,33 @@ async def test_the_log_follows_its_end_after_a_notice_takes_a_row(tmp_path: Path
         log = app.screen.query_one(EventLog)
         for i in range(30):
             log.note(f"line {i}")
-        await pilot.pause(0.1)
+        # The log draws its lines in batches: wait for the last one, not a fixed time.
+        await wait_until(pilot, lambda: "line 29" in screen_text(app))
         assert log.is_vertical_scroll_end
         # A run ended: its notice shows under the log, which loses rows to it.
         app.notice = "run ended: 47 finished, 0 failed, 0 skipped in 0:00:04\nsecond line"
         app.screen._show_notice()
-        await pilot.pause(0.2)
+        await wait_until(pilot, lambda: "second line" in screen_text(app))
         log.note("the newest line")
         await wait_until(pilot, lambda: "the newest line" in screen_text(app))
         assert log.is_vertical_scroll_end
 
 
-async def test_a_long_notice_is_shown_whole_not_cut_mid_sentence(tmp_path: Path) -> None:
+@pytest.fixture
+def short_base() -> Iterator[Path]:
+    """A folder whose path has the same length however pytest runs (under pytest-xdist,
+    tmp_path gains a `popen-gwN/` part, and the hint names the workspace's path)."""
+    base = Path(tempfile.mkdtemp(prefix="jt-notice-", dir="/tmp"))
+    try:
+        yield base
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+async def test_a_long_notice_is_shown_whole_not_cut_mid_sentence(short_base: Path) -> None:
     """No model and no postings at 80×24: the run's reason and the hint under it, both
     to their last word."""
-    ws = make_workspace(tmp_path / "a-somewhat-longer-folder-name-for-the-workspace")
+    ws = make_workspace(short_base / "a-somewhat-longer-folder-name-for-the-workspace")
     app = JobtrackerApp(load_setup(ws))
     async with app.run_test(size=SIZE) as pilot:
         app.notice = ("no model: model server at http://127.0.0.1:9/v1 unreachable: "
