@@ -73,11 +73,23 @@ def read_regular_bytes(path: Path, limit: int = MAX_READ_BYTES, *,
     transaction open). A link is refused (`O_NOFOLLOW`) unless `follow_links`: the
     YAML files and the files named on a command line may be links (a dotfiles folder),
     files jobtracker writes itself may not."""
+    fd = _open_to_read(path, follow_links)
+    if fd is None:
+        return None
+    try:
+        return _read_bounded(fd, path, limit)
+    finally:
+        os.close(fd)
+
+
+def _open_to_read(path: Path, follow_links: bool) -> int | None:
+    """`path` opened for reading without blocking and, unless `follow_links`, without
+    following a link; None when it does not exist; FileRefused when it cannot be opened."""
     flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
     if not follow_links:
         flags |= os.O_NOFOLLOW
     try:
-        fd = os.open(path, flags)
+        return os.open(path, flags)
     except FileNotFoundError:
         return None
     except OSError as exc:
@@ -88,25 +100,15 @@ def read_regular_bytes(path: Path, limit: int = MAX_READ_BYTES, *,
         if exc.errno == errno.ENOTDIR:
             return None
         raise _refused(path, f"cannot be read: {exc.strerror}", "unreadable") from None
-    try:
-        return _read_bounded(fd, path, limit)
-    finally:
-        os.close(fd)
 
 
 def read_head(path: Path, size: int, *, follow_links: bool = True) -> bytes | None:
     """The first `size` bytes of the regular file `path` (a model file of gigabytes whose
     header says what it is), by the same rules as `read_regular_bytes` but for its size:
     None when missing, FileRefused for a FIFO, a device, a folder."""
-    flags = os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY
-    if not follow_links:
-        flags |= os.O_NOFOLLOW
-    try:
-        fd = os.open(path, flags)
-    except FileNotFoundError:
+    fd = _open_to_read(path, follow_links)
+    if fd is None:
         return None
-    except OSError as exc:
-        raise _refused(path, f"cannot be read: {exc.strerror}", "unreadable") from None
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _refused(path, "is not a regular file (a FIFO, a device or a folder)",
