@@ -24,6 +24,7 @@ postings out by the first two facts, with the same SQL the other filters use
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -91,6 +92,11 @@ class Signals:
         return ", ".join(parts)
 
 
+# What makes a netloc more than a host name (credentials, a port, an IPv6 literal, a query
+# or fragment with no path): those go through urlsplit.
+_NOT_PLAIN = re.compile(r"[@:\[?#]")
+
+
 def host_of(url: str | None) -> str:
     """The host of an http(s) page, lower case ('' for none). The common shape
     (`https://host/...`, read per listed match) is cut by hand; anything else
@@ -102,7 +108,7 @@ def host_of(url: str | None) -> str:
         netloc = text[7:].partition("/")[0]
     else:
         netloc = "@"
-    if not any(mark in netloc for mark in "@:[?#"):
+    if not _NOT_PLAIN.search(netloc):
         return netloc.rstrip(".").lower()
     try:
         return (urlsplit(text).hostname or "").rstrip(".").lower()
