@@ -32,7 +32,6 @@ from urllib.parse import urlsplit
 
 from jobtracker.hosts import host_in
 from jobtracker.mail.link import domain_names, normalize_company
-from jobtracker.ranking.scoring import parse_time
 
 COMPANY, ATS, ELSEWHERE = "company", "ats", "elsewhere"
 LONG_OPEN_DAYS = 60      # open this long, the line says so (most hires take 30-45 days)
@@ -130,18 +129,6 @@ def apply_page(url: str | None, company: str | None, own_board: bool = False) ->
                             for name in domain_names(host)):
         return COMPANY
     return ELSEWHERE
-
-
-def days_between(earliest: str | None, now: str) -> int | None:
-    start, end = parse_time(earliest), parse_time(now)
-    if start is None or end is None:
-        return None
-    return max(0, (end - start).days)
-
-
-def earliest(times: Iterable[str | None]) -> str | None:
-    known = [t for t in times if t]
-    return min(known) if known else None
 
 
 def reposts_in(leader_board: int, members: Iterable[Any]) -> int:
