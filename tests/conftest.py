@@ -20,6 +20,9 @@ from jobtracker.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parent.parent
 
+# A hung test fails the run with every thread's stack (tests/hang_guard.py).
+pytest_plugins = ["tests.hang_guard"]
+
 
 @pytest.fixture(autouse=True)
 def _isolated_environment(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -15,6 +15,15 @@ xllamacpp's `Server` has no stop method: its destructor stops the HTTP thread
 and frees the model. So exactly one reference to it is kept (in
 `EmbeddedServer`), and stopping means dropping that reference — in a worker
 thread, because the destructor waits for the server's loop to exit.
+
+A server is never stopped before its task loop has run. `Server(params)` returns
+once the model is loaded, which is a moment before llama.cpp's task loop starts,
+and that start sets the loop's "running" flag without looking at it: a stop that
+lands in between is lost, the destructor then waits for ever and, holding the
+GIL, freezes the whole process (seen about one start in eight on two busy cores).
+`GET /slots` is answered by the task loop itself, so one answer to it proves
+the loop is running; `_wait_ready` asks it, and `EmbeddedServer.stop` asks it
+first when nothing has yet.
 """
 
 from __future__ import annotations
@@ -42,6 +51,8 @@ SLOT_CONTEXT = 4096
 # Loading a multi-gigabyte model from a cold disk can take a while.
 READY_TIMEOUT = 300.0
 _POLL = 0.1
+# How long a stop waits for the task loop's first answer before stopping regardless.
+_LOOP_ANSWER_TIMEOUT = 60.0
 # llama.cpp's OpenMP threads spin while they wait for work. On a machine doing anything
 # else (this process's own event loop, a TUI, a test suite) spinning threads starve each
 # other: measured 20x slower per token on 2 busy cores. Passive waiting gives cores back.
@@ -95,15 +106,25 @@ class EmbeddedServer:
 
     def __init__(self, server: Any, address: str, alias: str) -> None:
         self._server = server
-        self.base_url = address.rstrip("/") + "/v1"
+        self.root_url = address.rstrip("/")
+        self.base_url = self.root_url + "/v1"
         self.alias = alias
+        # True once the task loop has answered (see the module's docstring).
+        self.loop_answered = False
 
     @property
     def running(self) -> bool:
         return self._server is not None
 
     def stop(self) -> None:
-        """Blocking: dropping the last reference runs ~Server, which stops and frees it."""
+        """Blocking: dropping the last reference runs ~Server, which stops and frees it —
+        after the task loop has answered once, so that the stop cannot be lost."""
+        if self._server is None:
+            return
+        if not self.loop_answered:
+            with contextlib.suppress(httpx.HTTPError):
+                httpx.get(f"{self.root_url}/slots", timeout=_LOOP_ANSWER_TIMEOUT)
+            self.loop_answered = True
         self._server = None
 
 
@@ -119,6 +140,7 @@ def _params(gguf: Path, alias: str, n_parallel: int, slot_context: int,
     params.n_ctx = slot_context * n_parallel   # llama.cpp splits n_ctx across slots
     params.warmup = False                # a warm-up pass costs seconds and answers nothing
     params.verbosity = _LOG_ERRORS_ONLY
+    params.endpoint_slots = True         # GET /slots: the task loop's answer (see above)
     if threads:
         params.cpuparams.n_threads = threads
         params.cpuparams_batch.n_threads = threads
@@ -157,7 +179,7 @@ async def start_server(gguf: Path, *, n_parallel: int = 2, slot_context: int = S
         raise LocalModelUnavailable(
             f"llama.cpp could not load {gguf} ({exc}; see its error above)") from None
     try:
-        await _wait_ready(embedded.base_url, ready_timeout)
+        await _wait_ready(embedded, ready_timeout)
     except BaseException:
         await _stop(embedded)
         raise
@@ -169,15 +191,19 @@ async def _stop(embedded: EmbeddedServer) -> None:
     await asyncio.to_thread(embedded.stop)
 
 
-async def _wait_ready(base_url: str, timeout: float) -> None:
-    """Until GET /v1/models answers 200: the same question the probe asks."""
+async def _wait_ready(embedded: EmbeddedServer, timeout: float) -> None:
+    """Until GET /v1/models answers 200 (the question the probe asks) and the task loop
+    has answered GET /slots (the loop is running: a stop from now on is not lost)."""
     deadline = time.monotonic() + timeout
     async with httpx.AsyncClient() as http:
         while True:
             with contextlib.suppress(httpx.HTTPError):
-                response = await http.get(f"{base_url}/models", timeout=5)
-                if response.status_code == 200:
-                    return
+                models = await http.get(f"{embedded.base_url}/models", timeout=5)
+                if models.status_code == 200:
+                    slots = await http.get(f"{embedded.root_url}/slots", timeout=timeout)
+                    if slots.status_code == 200:
+                        embedded.loop_answered = True
+                        return
             if time.monotonic() >= deadline:
                 raise LocalModelUnavailable(
                     f"embedded llama.cpp server did not answer within {timeout:g} s")

@@ -23,7 +23,7 @@ import pytest
 
 from jobtracker.config import LEVELS, LLMConfig
 from jobtracker.llm.client import LLMClient, LLMError
-from jobtracker.llm.local import local_server, model_alias
+from jobtracker.llm.local import _construct, _params, local_server, model_alias
 from jobtracker.tasks import level
 from tests.db import raw_connect
 from tests.run_world import make_workspace, seed_postings
@@ -122,6 +122,18 @@ async def test_cancelling_while_the_model_loads_leaves_nothing_listening(
     with pytest.raises(asyncio.CancelledError):
         await holder
     assert urls == [] and listening_ports() == before
+
+
+def test_a_server_stopped_the_moment_it_is_built_stops(model_file: Path) -> None:
+    """The race behind a CI run that never ended: stopping before llama.cpp's task loop
+    had started was lost, and ~Server waited for ever with the GIL held (about one start
+    in eight on two busy cores). Twenty starts and immediate stops, each must return."""
+    before = listening_ports()
+    for _ in range(20):
+        embedded = _construct(_params(model_file, "m", 1, 512, None), "m")
+        embedded.stop()
+        assert not embedded.running
+    assert listening_ports() == before
 
 
 # --- the client against it (one server for the session: tests/realmodel/conftest.py) ---

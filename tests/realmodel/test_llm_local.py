@@ -12,6 +12,7 @@ from jobtracker.cli import main
 from jobtracker.config import LLMConfig
 from jobtracker.llm.local import (
     EXTRA_HINT,
+    EmbeddedServer,
     LocalModelUnavailable,
     embedded_config,
     local_server,
@@ -19,6 +20,7 @@ from jobtracker.llm.local import (
     unavailable_reason,
 )
 from tests.run_world import dump, make_workspace, readings
+from tests.servers.model import ModelServer
 
 
 def fake_gguf(tmp_path: Path, name: str = "tiny.Q4_1.gguf") -> Path:
@@ -124,3 +126,32 @@ def test_local_without_demo_is_a_usage_error(capsys: pytest.CaptureFixture[str])
         tui_main(["--local", "--run"])
     assert exited.value.code == 2
     assert "--local goes with --demo" in capsys.readouterr().err
+
+
+class _Held:
+    """Stands in for xllamacpp's Server: notes when its last reference goes."""
+
+    def __init__(self, events: list[str]) -> None:
+        self.events = events
+
+    def __del__(self) -> None:
+        self.events.append("released")
+
+
+def test_a_stop_waits_for_the_task_loops_answer_before_releasing_the_server() -> None:
+    """llama.cpp's task loop sets its running flag as it starts; a stop before that is
+    lost and the destructor waits for ever. So the loop's own answer (GET /slots) comes
+    first, unless it was already seen."""
+    events: list[str] = []
+    with ModelServer() as server:
+        embedded = EmbeddedServer(_Held(events), server.url.removesuffix("/v1"), "m")
+        embedded.stop()
+        asked = [r.path for r in server.requests]
+        answered_first = EmbeddedServer(_Held(events), server.url.removesuffix("/v1"), "m")
+        answered_first.loop_answered = True
+        answered_first.stop()
+        asked_after = [r.path for r in server.requests]
+    assert asked == ["/slots"] and events == ["released", "released"]
+    assert asked_after == asked and not embedded.running
+    embedded.stop()                         # a second stop is a no-op, asks nothing
+    assert len(events) == 2
