@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import time
 
 import aiosqlite
 import httpx
@@ -205,13 +206,16 @@ def test_a_full_name_picks_one_source_and_a_token_or_company_every_board_it_name
 async def test_an_interrupted_fetch_keeps_what_was_written(
         server: BoardServer, conn: aiosqlite.Connection) -> None:
     server.set("/gh/fast", greenhouse_board([greenhouse_job(1, "A")]))
-    server.set("/gh/slow", greenhouse_board([greenhouse_job(2, "B")]), delay=5)
+    # The slow board answers only after the test is over (its server's threads are
+    # daemons): the fast board's rows are waited for as long as a busy machine needs,
+    # and the slow one can never land first.
+    server.set("/gh/slow", greenhouse_board([greenhouse_job(2, "B")]), delay=3600)
     sources = Sources(boards=(gh(server, "/gh/fast", "fast"), gh(server, "/gh/slow", "slow")))
     task = asyncio.create_task(fetch(conn, sources))
-    for _ in range(100):
+    deadline = time.monotonic() + 60
+    while not await rows(conn):
+        assert time.monotonic() < deadline, "the fast board's rows never arrived"
         await asyncio.sleep(0.02)
-        if await rows(conn):
-            break
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
