@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 from jobtracker import hosts, jsonbound
+from jobtracker.sources.forms import FormReader
 from jobtracker.text import clean_text, one_line, web_url
 
 log = logging.getLogger(__name__)
@@ -161,6 +162,7 @@ class Source:
     are stored as one row. `pages` are the careers-page shapes `jobtracker add`
     recognises, and `board_of` turns a page's match into the board (by default:
     the token is group 1). `aggregator` marks a listing of many companies' jobs.
+    `form` says how the source publishes each job's application form, if it does.
     """
 
     name: str
@@ -173,6 +175,9 @@ class Source:
     # Many companies in one listing (Hacker News, Remote OK, ...): its postings are
     # copies; a company's own board, where one lists the same job, leads the job.
     aggregator: bool = False
+    # How the source publishes each job's application form (jobtracker/sources/forms.py);
+    # None: it publishes none, and prepare uses the standard set.
+    form: FormReader | None = None
 
     def start(self, board: Any, url: str, known: Known) -> Plan:
         """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""
