@@ -2,7 +2,7 @@
 standard set.
 
 A source that publishes each job's form declares a `FormReader` (`Source.form`,
-jobtracker/sources/forms.py: the form's address and its parser); prepare reads the
+jobtracker/sources/base.py: the form's address and its parser); prepare reads the
 form of a posting from such a source with `form_plan`, run by
 jobtracker/postings/download.py like any board's plan. A posting from a source that
 declares none gets `STANDARD`, the fields most forms ask; `without_forms()` names
@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Generator
 
 from jobtracker.sources import REGISTRY
-from jobtracker.sources.base import Request, Response, Source
+from jobtracker.sources.base import FormReader, Request, Response, Source
 from jobtracker.sources.forms import (
     DESCRIPTION_CHARS,
     EEO_SECTIONS,
@@ -29,7 +29,6 @@ from jobtracker.sources.forms import (
     TEXT_TYPES,
     Field,
     Form,
-    FormReader,
 )
 
 

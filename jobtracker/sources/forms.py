@@ -1,8 +1,9 @@
-"""Application forms as typed fields, and how a source says it publishes them.
+"""Application forms as typed fields, and the bounds every form reader applies.
 
-A source that publishes each job's application form declares a `FormReader` on its
-`Source` (`form=`): the form's address, built from the board's listing address and
-the job's id, and a parser of what that address answers. `prepare` reads the form
+A source that publishes each job's application form declares a `FormReader`
+(jobtracker/sources/base.py) on its `Source` (`form=`): the form's address, built
+from the board's listing address and the job's id, and a parser of what that address
+answers into a `Form`; this module is imported only when a form is read. `prepare` reads the form
 of every posting whose source declares one and uses the standard set for the rest
 (jobtracker/prepare/forms.py, docs/prepare.md). Everything here is pure: the
 download is prepare's, run by jobtracker/postings/download.py like any board's plan.
@@ -14,7 +15,7 @@ each, labels one clean line.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -73,20 +74,6 @@ class Form:
                    int(data.get("cut", 0)))
 
 
-@dataclass(frozen=True)
-class FormReader:
-    """How a source publishes a job's application form.
-
-    `url(listing_url, external_id)` is the form's address: the board's listing address
-    (its own `url` in sources.yaml, so a mirror serves its own forms) and the job's id;
-    ValueError when the id cannot be part of an address. `parse(body)` reads what the
-    address answers into a bounded `Form` whose `kind` is the source's name;
-    SourceError when the body is not a form."""
-
-    url: Callable[[str, str], str]
-    parse: Callable[[Any], Form]
-
-
 def label(value: Any) -> str:
     """An employer's label or name: one clean line of at most LABEL_CHARS."""
     return one_line(value if isinstance(value, str) else "", LABEL_CHARS)
@@ -122,4 +109,4 @@ def bounded(kind: str, fields: Iterable[Field]) -> Form:
 
 __all__ = ["DESCRIPTION_CHARS", "EEO_SECTIONS", "FILE_TYPE", "HIDDEN_TYPE", "KNOWN_TYPES",
            "LABEL_CHARS", "MAX_FIELDS", "MAX_OPTIONS", "SECTIONS", "SELECT_TYPES", "TEXT_TYPES",
-           "Field", "Form", "FormReader", "bounded", "description", "label", "options"]
+           "Field", "Form", "bounded", "description", "label", "options"]

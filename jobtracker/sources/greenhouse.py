@@ -14,11 +14,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qs, urlsplit, urlunsplit
 
 from jobtracker.config import Board
 from jobtracker.sources.base import (
+    FormReader,
     NormalizedPosting,
     Postings,
     Source,
@@ -35,18 +36,10 @@ from jobtracker.sources.base import (
     segment,
     text_field,
 )
-from jobtracker.sources.forms import (
-    FILE_TYPE,
-    HIDDEN_TYPE,
-    Field,
-    Form,
-    FormReader,
-    bounded,
-    label,
-    options,
-)
-from jobtracker.sources.forms import description as field_description
 from jobtracker.text import html_to_text, one_line
+
+if TYPE_CHECKING:
+    from jobtracker.sources.forms import Field, Form
 
 _JOB_PAGE = re.compile(
     r"^https?://(?:boards|job-boards)(?:\.eu)?\.greenhouse\.io/([^/?#]+)/jobs/(\d+)", re.I)
@@ -166,6 +159,9 @@ def form_url(listing_url: str, external_id: str) -> str:
 def _question_fields(question: Any, section: str) -> Iterable[Field]:
     """The fields of one question. A question with a file field offers its other fields
     (paste the text instead) as alternatives: only the file is kept."""
+    from jobtracker.sources.forms import FILE_TYPE, HIDDEN_TYPE, Field, label, options
+    from jobtracker.sources.forms import description as field_description
+
     if not isinstance(question, dict):
         return ()
     title, required = label(question.get("label")), question.get("required") is True
@@ -207,6 +203,8 @@ def _sections(data: dict[str, Any]) -> Iterable[tuple[str, Any]]:
 
 def parse_form(payload: bytes | str | Any) -> Form:
     """A Greenhouse job with `?questions=true` → its form, bounded."""
+    from jobtracker.sources.forms import bounded
+
     data = load_json(payload)
     if not isinstance(data, dict) or not isinstance(data.get("questions"), list):
         raise SourceError("not a Greenhouse form: no `questions` list")

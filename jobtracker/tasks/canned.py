@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from typing import Any
 
 
@@ -31,7 +30,6 @@ class Resume:
                            if line.strip() and line.strip()[0].isalpha()]
 
 
-@dataclass(frozen=True)
 class DemoAnswer:
     """A task's canned answer, for the demo model.
 
@@ -39,11 +37,16 @@ class DemoAnswer:
     requested schema), read from `text`, the question's last user message;
     `latency` the seconds the demo takes to say it (scaled by the demo's setting);
     `field` a property of the task's schema that tells its questions apart when the
-    request names no schema ("" when none does)."""
+    request names no schema ("" when none does). A plain class, not a dataclass:
+    every task loads it, the demo or not."""
 
-    answer: Callable[[str, Resume], dict[str, Any]]
-    latency: float = 0.3
-    field: str = ""
+    __slots__ = ("answer", "field", "latency")
+
+    def __init__(self, answer: Callable[[str, Resume], dict[str, Any]], latency: float = 0.3,
+                 field: str = "") -> None:
+        self.answer = answer
+        self.latency = latency
+        self.field = field
 
 
 _TOKEN = re.compile(r"[a-z0-9][a-z0-9+#]*")

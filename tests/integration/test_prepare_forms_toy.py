@@ -13,8 +13,8 @@ from typing import Any
 import pytest
 
 from jobtracker import cli, sources
-from jobtracker.sources.base import SourceError, load_json, segment
-from jobtracker.sources.forms import Field, Form, FormReader, bounded, label
+from jobtracker.sources.base import FormReader, SourceError, load_json, segment
+from jobtracker.sources.forms import Field, Form, bounded, label
 from jobtracker.workspace import Workspace
 from tests import prepare_world
 from tests.db import raw_connect
