@@ -2,34 +2,22 @@
 
 No model runs. Each answer is read off the request — the task named in its
 `response_format`, the schema, the text of the prompt — so that it passes the
-same grounding checks a real model's answer must pass:
+same grounding checks a real model's answer must pass. What an answer means is
+the task's to say: each task declares its canned answer (`Task.demo`, see
+jobtracker/tasks/canned.py), found here through the task registry, so this module
+names no task and a new task brings its own.
 
-- level: a level word in the title, else the years of experience asked for,
-  else `unclear`;
-- judge: the skills the profile and the posting share decide the verdict; the
-  reasons and requirements use the posting's own words;
-- inbox: the state whose phrases the email uses, with the sentence that shows it
-  copied verbatim as evidence, and for an invitation the first sentence naming a date
-  and a time, read as jobtracker/interviews/when.py reads it;
-- tailor: edits whose original is a real line of the resume and whose
-  replacement adds only terms from the resume or keywords.yaml that the posting
-  asks for;
-- coverletter: paragraphs made of the resume's own lines;
-- answer: the resume's lines closest to the question and the posting, in the
-  first person, and no quote (the posting is named only where quoted).
-
-Any other task — a new one has nothing to add here — gets the smallest instance
-of the schema it asked for (`instance_of`). Whatever a schema holds beyond the
-fields understood here is filled the same way, so the answer always validates.
+A task that declares none gets the smallest instance of the schema it asked for
+(`instance_of`). Whatever a schema holds beyond the fields an answer fills is
+filled the same way (`fit`), so the answer always validates.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
-from jobtracker.config import LEVELS
+from jobtracker import tasks
+from jobtracker.tasks.canned import DemoAnswer, Resume
 
 # --- the smallest valid instance of a schema ----------------------------------------
 
@@ -135,26 +123,7 @@ def fit(value: Any, schema: Any, root: dict[str, Any]) -> Any:
     return value
 
 
-# --- reading the prompt -----------------------------------------------------------------
-
-_TOKEN = re.compile(r"[a-z0-9][a-z0-9+#]*")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n")
-_YEARS = re.compile(r"\b(\d{1,2})\+?\s*(?:or more\s+)?years?\b", re.I)
-
-# Terms a posting asks for, as the judge compares them. Lower case.
-SKILLS = frozenset({
-    "python", "go", "golang", "rust", "java", "kotlin", "scala", "typescript",
-    "javascript", "react", "ruby", "rails", "elixir", "c++", "postgresql", "postgres",
-    "mysql", "sqlite", "redis", "kafka", "kubernetes", "docker", "terraform", "aws", "gcp",
-    "azure", "linux", "grpc", "graphql", "spark", "airflow", "dbt", "django", "flask",
-    "fastapi", "pytorch", "observability", "opentelemetry", "prometheus", "distributed",
-    "pipelines", "asyncio", "sql", "ci", "swift", "ios", "android", "figma", "solidity",
-})
-
-
-def tokens(text: str) -> list[str]:
-    return _TOKEN.findall(text.lower())
-
+# --- reading the request -----------------------------------------------------------------
 
 def user_text(body: dict[str, Any]) -> str:
     """The last user message's text."""
@@ -165,243 +134,39 @@ def user_text(body: dict[str, Any]) -> str:
     return ""
 
 
-# The flat response format carries no schema name: a field tells the hand-written
-# answers' schemas apart. A task not told apart here gets the schema's instance.
-_FIELD_OF_TASK = (("level", "level"), ("verdict", "judge"), ("state", "inbox"),
-                  ("edits", "tailor"), ("paragraphs", "coverletter"))
-
-
 def task_of(body: dict[str, Any]) -> str:
-    """The task asked: the json_schema's name (the task's name), else a guess from its
-    fields; '' when neither says."""
+    """The task asked: the json_schema's name (the task's name), else the first task, in
+    the registry's order, whose declared `field` the flat format's schema has; '' when
+    neither says."""
     name = ((body.get("response_format") or {}).get("json_schema") or {}).get("name")
     if isinstance(name, str) and name:
         return name
     props = set(requested_schema(body).get("properties") or {})
-    return next((task for field, task in _FIELD_OF_TASK if field in props), "")
-
-
-def _joined(words: Sequence[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _as_written(word: str, text: str) -> str:
-    """`word` as the text spells it (its first occurrence), for quoting it back."""
-    found = re.search(rf"(?<![\w+#]){re.escape(word)}(?![\w+#])", text, re.I)
-    return found.group(0) if found else word
-
-
-# --- the tasks ----------------------------------------------------------------------------
-
-def level_answer(text: str) -> dict[str, Any]:
-    title, _, rest = text.partition("\n")
-    named = [level for level in LEVELS if re.search(rf"\b{level}\b", title, re.I)]
-    if named:
-        return {"level": named[-1], "reason": f"The title says {named[-1]}."}
-    years = _YEARS.search(rest)
-    if years:
-        count = int(years.group(1))
-        level = ("staff" if count >= 8 else "senior" if count >= 5 else
-                 "mid" if count >= 2 else "junior")
-        return {"level": level, "reason": f"It asks for {years.group(0)} of experience."}
-    # Not a level word in the prose: "clinic staff" or "senior engineers you will
-    # join" would be misread, as small models do.
-    return {"level": "unclear", "reason": "Neither the title nor the text names a level."}
-
-
-def judge_answer(text: str) -> dict[str, Any]:
-    profile, _, posting = text.partition("<posting>")
-    posting = posting.split("</posting>", 1)[0] or text
-    wanted = set(tokens(profile)) & SKILLS
-    asked = list(dict.fromkeys(t for t in tokens(posting) if t in SKILLS))
-    shared = [_as_written(t, posting) for t in asked if t in wanted]
-    missing = [_as_written(t, posting) for t in asked if t not in wanted]
-    verdict = ("strong" if len(shared) >= 4 else "good" if len(shared) == 3 else
-               "partial" if shared else "poor")
-    reasons = []
-    if shared:
-        reasons.append(f"Asks for {_joined(shared[:4])}, all in the profile.")
-    else:
-        reasons.append("Asks for nothing the profile names.")
-    if missing:
-        reasons.append(f"Also wants {_joined(missing[:3])}, which the profile does not name.")
-    return {"verdict": verdict, "reasons": reasons, "meets": shared[:6], "misses": missing[:6]}
-
-
-# Phrases that show each state, checked in this order (a rejection often thanks you
-# for applying; an invitation to a take-home may mention the interview after it).
-INBOX_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
-    ("rejection", ("unfortunately", "not to move forward", "not be moving forward",
-                   "other candidates", "decided not to proceed"),
-     "The employer will not move forward with the application."),
-    ("offer", ("pleased to offer", "offer you the"), "The employer makes an offer."),
-    ("assessment", ("take-home", "assessment", "coding exercise"),
-     "The employer asks for a take-home exercise."),
-    ("interview_request", ("invite you", "like to schedule", "interview with"),
-     "The employer invites the candidate to interview."),
-    ("scheduling", ("does that time", "confirm the time", "calendar invite", "see you on"),
-     "The employer sets the time of the interview."),
-    ("acknowledgement", ("received your application", "thank you for applying",
-                         "thanks for applying"),
-     "The employer confirms the application arrived."),
-    ("not_application", ("unsubscribe", "newsletter", "webinar", "% off"),
-     "Marketing, not about an application."),
-)
-
-
-def sentences(text: str) -> list[str]:
-    return [part.strip() for part in _SENTENCE.split(text) if part.strip()]
-
-
-_LINK = re.compile(r"https?://\S*(?:meet|zoom|teams|whereby|webex)\S*", re.I)
-
-
-def interview_reading(head: str, lines: Sequence[str]) -> dict[str, Any]:
-    """The first sentence that names a date and a time, read as the inbox asks: start
-    as written, the zone as written, a video link from the mail."""
-    from datetime import UTC, datetime
-    from email.utils import parsedate_to_datetime
-
-    from jobtracker.interviews.when import Refused, slots
-
-    date_line = next((line[5:].strip() for line in head.splitlines()
-                      if line.startswith("Date:")), "")
-    try:
-        sent = datetime.fromisoformat(date_line.replace("Z", "+00:00"))
-    except ValueError:
-        try:
-            sent = parsedate_to_datetime(date_line)
-        except (TypeError, ValueError):
-            sent = datetime.now(UTC)
-    link = next((m.group(0).rstrip(".,)") for line in lines for m in _LINK.finditer(line)),
+    return next((task.name for task in tasks.REGISTRY.values()
+                 if task.demo is not None and task.demo.field and task.demo.field in props),
                 "")
-    for line in lines:
-        try:
-            found = slots(line, sent, user_zone="UTC")
-        except Refused:
-            continue
-        if found.local:
-            zone = found.slots[0].written if found.slots else ""
-            return {"quote": line, "start": found.local[0], "end": "", "minutes": 0,
-                    "zone": zone, "where": link, "cancelled": False}
-    return {"quote": "", "start": "", "end": "", "minutes": 0, "zone": "", "where": "",
-            "cancelled": False}
 
 
-def inbox_answer(text: str) -> dict[str, Any]:
-    # The headers end at the first blank line; the evidence must come from the body.
-    head, _, body = text.partition("\n\n")
-    subject = next((line[len("Subject:"):].strip() for line in head.splitlines()
-                    if line.startswith("Subject:")), "")
-    lines = sentences(body) or [subject]
-    for state, phrases, summary in INBOX_RULES:
-        for line in lines:
-            if any(phrase in line.lower() for phrase in phrases):
-                answer = {"evidence": line, "state": state, "summary": summary}
-                if state in ("interview_request", "scheduling"):
-                    answer["interview"] = interview_reading(head, lines)
-                return answer
-    return {"evidence": lines[0], "state": "other", "summary": "About an application."}
-
-
-def _lower_first(text: str) -> str:
-    return text[:1].lower() + text[1:]
-
-
-def _article(text: str) -> str:
-    return "an" if text[:1].lower() in "aeiou" else "a"
-
-
-def posting_part(text: str, resume_lines: Sequence[str]) -> str:
-    """The posting in a prompt: between <posting> tags, else every line that is not
-    one of the resume's own (the prompt shows the resume too)."""
-    if "<posting>" in text:
-        return text.split("<posting>", 1)[1].split("</posting>", 1)[0]
-    return "\n".join(line for line in text.splitlines()
-                     if line.strip().lstrip("-* ").strip() not in resume_lines)
-
-
-class Resume:
-    """The demo resume and keywords: what tailor and coverletter may draw on."""
-
-    def __init__(self, text: str, keywords: Iterable[str]) -> None:
-        self.text = text
-        self.keywords = [k for k in dict.fromkeys(keywords) if k.strip()]
-        self.bullets = [line.strip()[2:].strip() for line in text.splitlines()
-                        if line.strip()[:2] in ("- ", "* ") and len(line.strip()) > 12]
-        self.paragraphs = [line.strip() for line in text.splitlines()
-                           if line.strip() and line.strip()[0].isalpha()]
-
-    def tailor_answer(self, text: str, limit: int = 2) -> dict[str, Any]:
-        """Up to `limit` edits, each tagging the bullet closest to the posting with the
-        keywords.yaml terms the posting asks for. Only keywords are added: a resume
-        skill added to another bullet would claim that bullet used it."""
-        asked = set(tokens(posting_part(text, self.bullets)))
-        wanted = [term for term in self.keywords
-                  if set(tokens(term)) <= asked and term.lower() not in self.text.lower()]
-        ranked = sorted(self.bullets, key=lambda b: -len(set(tokens(b)) & asked))
-        edits = []
-        for bullet, start in zip(ranked, range(0, len(wanted), 2), strict=False):
-            adds = wanted[start:start + 2]
-            stem, period = (bullet[:-1], ".") if bullet.endswith(".") else (bullet, "")
-            edits.append({
-                "original": bullet,
-                "replacement": f"{stem} ({', '.join(adds)}){period}",
-                "reason": f"Adds {_joined(adds)}: the posting asks for it, keywords.yaml "
-                          "lists it, and this line does not show it",
-            })
-            if len(edits) == limit:
-                break
-        return {"edits": edits}
-
-    def coverletter_answer(self, text: str) -> dict[str, Any]:
-        """Two first-person paragraphs: the resume's summary line, then the three
-        bullets closest to the posting, in the resume's own words."""
-        asked = set(tokens(posting_part(text, self.bullets)))
-        best = sorted(self.bullets, key=lambda b: -len(set(tokens(b)) & asked))[:3]
-        deeds = [_lower_first(b.rstrip(".")) for b in best]
-        paragraphs = [f"I am {_article(summary)} {_lower_first(summary)}"
-                      for summary in self.paragraphs[:1]]
-        if deeds:
-            paragraphs.append(f"In my recent roles I {_joined(deeds)}.")
-        return {"paragraphs": paragraphs, "body": "\n\n".join(paragraphs),
-                "letter": "\n\n".join(paragraphs), "text": "\n\n".join(paragraphs)}
-
-
-    def answer_answer(self, text: str) -> dict[str, Any]:
-        """A form question's draft: the two bullets closest to the question and the
-        posting, in the resume's own words."""
-        asked = set(tokens(posting_part(text, self.bullets)))
-        best = sorted(self.bullets, key=lambda b: -len(set(tokens(b)) & asked))[:2]
-        sentences = [f"I {_lower_first(b.rstrip('.'))}." for b in best]
-        return {"answer": " ".join(sentences) or "I would be glad to talk about it.",
-                "quotes": []}
-
-
-def _level_answer(text: str) -> dict[str, Any]:
-    return level_answer(text.removeprefix("Title: "))
+def demo_of(body: dict[str, Any]) -> DemoAnswer | None:
+    """The canned answer the task asked declares; None for an unknown task or none."""
+    task = tasks.REGISTRY.get(task_of(body))
+    return task.demo if task is not None else None
 
 
 class DemoAnswers:
     """The demo model's answer to one chat request, as a schema-valid object: the
-    hand-written answer for the task asked when there is one, else the smallest
-    instance of its schema."""
+    canned answer of the task asked when it declares one, else the smallest instance
+    of its schema."""
 
     def __init__(self, resume: Resume) -> None:
         self.resume = resume
-        self.hand_written: dict[str, Callable[[str], dict[str, Any]]] = {
-            "level": _level_answer, "judge": judge_answer, "inbox": inbox_answer,
-            "tailor": resume.tailor_answer, "coverletter": resume.coverletter_answer,
-            "answer": resume.answer_answer,
-        }
 
     def __call__(self, body: dict[str, Any]) -> Any:
         schema = requested_schema(body)
-        answer = self.hand_written.get(task_of(body))
-        meaning = answer(user_text(body)) if answer is not None else None
+        demo = demo_of(body)
+        meaning = demo.answer(user_text(body), self.resume) if demo is not None else None
         return fit(meaning, schema, schema)   # fit(None, ...) is the schema's instance
 
 
-__all__ = ["DemoAnswers", "Resume", "fit", "instance_of", "requested_schema", "task_of"]
+__all__ = ["DemoAnswers", "Resume", "demo_of", "fit", "instance_of", "requested_schema",
+           "task_of", "user_text"]

@@ -179,14 +179,14 @@ async def _forms_at_their_boards(conn: Any) -> None:
 
 
 async def _keep_forms(conn: Any, local: Sources, client: Any) -> dict[int, str]:
-    """Each demo Greenhouse job's form, read from loopback into the forms cache, so that
+    """Each demo job's form (of a source that publishes forms), read from loopback into
+    the forms cache, so that
     `jobtracker prepare` on the demo never asks a network (these companies are made up,
     and the session's loopback server is gone by then). Returns the ones that failed."""
     from jobtracker.prepare.run import forms_for, posting_rows
 
     ids = [int(row[0]) for row in await conn.execute_fetchall(
-        "SELECT p.id FROM postings AS p JOIN boards AS b ON b.id = p.board_id "
-        "WHERE b.source = 'greenhouse' ORDER BY p.id")]
+        "SELECT p.id FROM postings AS p JOIN boards AS b ON b.id = p.board_id ORDER BY p.id")]
     configured = {(b.ats, b.token.lower()): b.url for b in local.boards if b.url}
     found = await forms_for(conn, await posting_rows(conn, ids), now_iso(), client=client,
                             configured=configured)

@@ -30,16 +30,15 @@ from typing import Any
 import yaml
 
 from jobtracker.demo import DEMO_MODEL, data_text
-from jobtracker.demo.answers import DemoAnswers, Resume, task_of
+from jobtracker.demo.answers import DemoAnswers, Resume, demo_of
 from jobtracker.demo.httpserver import HTTPRequest, LoopbackServer, error_body, http_response
 
-# Seconds per answer, by task: enough that a person watching the dashboard sees
-# units in flight and the queue drain, short enough that the whole demo takes seconds.
-# A task not listed (a new one needs no line here) takes DEFAULT_LATENCY.
-DEMO_LATENCY = {"level": 0.1, "judge": 0.2, "inbox": 0.15, "tailor": 0.4, "coverletter": 0.4,
-                "answer": 0.3}
+# Seconds per answer: each task's canned answer declares its own (`DemoAnswer.latency`),
+# enough that a person watching the dashboard sees units in flight and the queue drain,
+# short enough that the whole demo takes seconds. A task that declares no canned answer
+# takes DEFAULT_LATENCY.
 DEFAULT_LATENCY = 0.3
-# Multiplies DEMO_LATENCY (0 answers at once; tests set it low).
+# Multiplies the latency (0 answers at once; tests set it low).
 LATENCY_ENV = "JOBTRACKER_DEMO_LATENCY"
 
 
@@ -166,7 +165,8 @@ class DemoModelServer(OpenAIServer):
 
     async def chat(self, body: dict[str, Any]) -> bytes | None:
         self.chat_count += 1
-        delay = DEMO_LATENCY.get(task_of(body), DEFAULT_LATENCY) * self.scale
+        demo = demo_of(body)
+        delay = (demo.latency if demo is not None else DEFAULT_LATENCY) * self.scale
         if delay:
             await asyncio.sleep(delay)
         return await super().chat(body)

@@ -86,7 +86,7 @@ def posting_md(posting: Posting) -> str:
 
 
 def _form_line(resolution: Resolution, form_error: str | None) -> str:
-    if resolution.kind == "greenhouse":
+    if resolution.kind != "standard":      # a source's own form (Source.form)
         return f"Form: the employer's own ({len(resolution.fields)} fields)"
     why = f" (the employer's form could not be read: {md_text(form_error, 200)})" \
         if form_error else ""

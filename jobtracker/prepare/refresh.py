@@ -19,7 +19,7 @@ from jobtracker import files, proposals
 from jobtracker.config import RenderConfig
 from jobtracker.prepare.answers import Answers, load_answers
 from jobtracker.prepare.documents import Documents
-from jobtracker.prepare.forms import Form
+from jobtracker.prepare.forms import Form, reader_of
 from jobtracker.prepare.run import (
     Prepared,
     UnknownPostings,
@@ -35,8 +35,9 @@ if TYPE_CHECKING:
 
 
 async def _stored_form(conn: aiosqlite.Connection, row: Any) -> Form | str | None:
-    """The form last read for the posting, or why it could not be (no download)."""
-    if row["source"] != "greenhouse":
+    """The form last read for the posting, or why it could not be (no download); None
+    for a posting whose source reads no forms."""
+    if reader_of(row["source"]) is None:
         return None
     stored = await (await conn.execute("SELECT form, error FROM forms WHERE posting_id = ?",
                                        (row["id"],))).fetchone()

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TextIO
 from jobtracker.clock import now_iso
 from jobtracker.config import RenderConfig, load_profile
 from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.forms import STANDARD, reader_of
 from jobtracker.prepare.packet import waiting_line
 from jobtracker.text import one_line
 from jobtracker.workers.reporters import ascii_line
@@ -24,7 +25,9 @@ if TYPE_CHECKING:   # the packet code (and its HTTP client) loads when prepare r
 def describe(item: Prepared) -> list[str]:
     """A packet in a few plain lines: where, which form, what is left to the user."""
     data = item.to_json()
-    form = "the employer's form" if item.resolution.kind == "greenhouse" else "standard set"
+    form = "the employer's form" if item.resolution.kind != STANDARD.kind else "standard set"
+    if form == "standard set" and not item.form_error and reader_of(item.posting.source) is None:
+        form += f" ({one_line(item.posting.source or 'this source', 40)} publishes no form)"
     left = item.resolution.unresolved_required
     tail = (f"; {len(left)} required left: " + one_line("; ".join(left), 120)) if left else ""
     lines = [f"posting {item.posting.id} ({item.posting.label}): {data['path']}  "

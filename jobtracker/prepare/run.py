@@ -2,11 +2,11 @@
 
 It reaches no model, so it runs the same with none configured, and at the end of a
 headless run whatever the model did. Forms are read only for the picks, only from
-Greenhouse boards (others publish none; they get the standard set), through
-jobtracker/postings/download.py with a deadline each, and cached per posting in `forms`
-until the posting's description changes. A form that fails — an HTTP error, a
-hang, a body that is no form — is recorded for that posting, which gets the
-standard set; the other picks are not held up.
+sources that declare a form reader (`Source.form`; the others publish none and get the
+standard set), through jobtracker/postings/download.py with a deadline each, and cached
+per posting in `forms` until the posting's description changes. A form that fails — an
+HTTP error, a hang, a body that is no form — is recorded for that posting, which gets
+the standard set; the other picks are not held up.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from jobtracker.prepare.documents import (
     missing_resume,
     packet_files,
 )
-from jobtracker.prepare.forms import STANDARD, Form, form_plan, form_url
+from jobtracker.prepare.forms import STANDARD, Form, FormReader, form_plan, reader_of
 from jobtracker.prepare.packet import (
     Posting,
     Written,
@@ -153,14 +153,18 @@ def _posting(row: Any) -> Posting:
 
 
 def _url_of(row: Any, configured: Mapping[tuple[str, str], str] | None = None) -> str:
-    """The form's address; "" when the job's id cannot be one path segment (`..`).
+    """The form's address, as the posting's source's reader builds it; "" when the
+    source reads no forms or the job's id cannot be part of an address (`..`).
 
     The board's address comes from sources.yaml (`configured`): the database keeps it
     without its credentials, so a mirror's `?api_key=` is read where the user wrote it."""
+    reader = reader_of(row["source"])
+    if reader is None:
+        return ""
     listing = ((configured or {}).get((row["source"], str(row["token"]).lower()))
-               or row["board_url"] or REGISTRY["greenhouse"].default_url(row["token"]))
+               or row["board_url"] or REGISTRY[row["source"]].default_url(row["token"]))
     try:
-        return form_url(listing, str(row["external_id"]))
+        return reader.url(listing, str(row["external_id"]))
     except ValueError:
         return ""
 
@@ -188,13 +192,13 @@ async def _cached(conn: aiosqlite.Connection, row: Any, url: str) -> Form | None
         return None   # an old or damaged entry is read again
 
 
-async def _download(client: httpx.AsyncClient, url: str, limit: asyncio.Semaphore,
-                    deadline: float) -> Form | str:
+async def _download(client: httpx.AsyncClient, url: str, reader: FormReader,
+                    limit: asyncio.Semaphore, deadline: float) -> Form | str:
     if not url:
         return "the job's id is not a plain path segment; no form was asked for"
     async with limit:
         try:
-            got = await download.download(client, form_plan(url), deadline=deadline)
+            got = await download.download(client, form_plan(url, reader), deadline=deadline)
         except download.DownloadError as exc:
             return str(exc) or "download failed"
     return got.postings  # type: ignore[return-value]   # the plan returns the Form
@@ -205,11 +209,12 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
                     client: httpx.AsyncClient | None = None,
                     configured: Mapping[tuple[str, str], str] | None = None
                     ) -> dict[int, Form | str]:
-    """Each Greenhouse row's form (cached, else read) or why it could not be read."""
+    """The form (cached, else read) of each row whose source declares a form reader, or
+    why it could not be read; a row of a source that reads none is left out."""
     out: dict[int, Form | str] = {}
     wanted = []
     for row in rows:
-        if row["source"] != "greenhouse":
+        if reader_of(row["source"]) is None:
             continue
         form = await _cached(conn, row, _url_of(row, configured))
         if form is not None:
@@ -222,8 +227,9 @@ async def forms_for(conn: aiosqlite.Connection, rows: list[Any], now: str, *,
     own = client is None
     client = client or download.make_client()
     try:
-        got = await asyncio.gather(*(_download(client, _url_of(r, configured), limit,
-                                               deadline) for r in wanted))
+        got = await asyncio.gather(*(_download(client, _url_of(r, configured),
+                                               reader_of(r["source"]), limit, deadline)
+                                     for r in wanted))
     finally:
         if own:
             await client.aclose()

@@ -14,11 +14,14 @@ import re
 from collections.abc import Callable, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 from urllib.parse import quote, urlsplit
 
 from jobtracker import hosts, jsonbound
 from jobtracker.text import clean_text, one_line, web_url
+
+if TYPE_CHECKING:   # the form types load when a form is read, not with every source
+    from jobtracker.sources.forms import Form
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -151,6 +154,23 @@ def _token_board(found: re.Match[str], url: str) -> BoardRef:
     return BoardRef(found.group(1))
 
 
+class FormReader:
+    """How a source publishes a job's application form.
+
+    `url(listing_url, external_id)` is the form's address: the board's listing address
+    (its own `url` in sources.yaml, so a mirror serves its own forms) and the job's id;
+    ValueError when the id cannot be part of an address. `parse(body)` reads what the
+    address answers into a bounded `Form` (jobtracker/sources/forms.py) whose `kind` is
+    the source's name; SourceError when the body is not a form. A plain class, not a
+    dataclass: every source loads with `--help`."""
+
+    __slots__ = ("parse", "url")
+
+    def __init__(self, url: Callable[[str, str], str], parse: Callable[[Any], Form]) -> None:
+        self.url = url
+        self.parse = parse
+
+
 @dataclass(frozen=True)
 class Source:
     """A job-board API: its public address, its parser and, if it needs several
@@ -161,6 +181,7 @@ class Source:
     are stored as one row. `pages` are the careers-page shapes `jobtracker add`
     recognises, and `board_of` turns a page's match into the board (by default:
     the token is group 1). `aggregator` marks a listing of many companies' jobs.
+    `form` says how the source publishes each job's application form, if it does.
     """
 
     name: str
@@ -173,6 +194,9 @@ class Source:
     # Many companies in one listing (Hacker News, Remote OK, ...): its postings are
     # copies; a company's own board, where one lists the same job, leads the job.
     aggregator: bool = False
+    # How the source publishes each job's application form (`FormReader`); None: it
+    # publishes none, and prepare uses the standard set.
+    form: FormReader | None = None
 
     def start(self, board: Any, url: str, known: Known) -> Plan:
         """The requests that fetch `board` from `url`: the plan, or one GET and `parse`."""

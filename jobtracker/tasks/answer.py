@@ -49,6 +49,7 @@ from jobtracker.tasks.base import (
     posting_block,
     posting_label,
 )
+from jobtracker.tasks.canned import DemoAnswer, Resume, closest, lower_first
 from jobtracker.tasks.tailor import keywords_block, keywords_problem, resume_block, resume_problem
 from jobtracker.text import clean_text, one_line
 from jobtracker.yamlfile import ConfigError
@@ -142,6 +143,13 @@ def _in_posting(quote: str, posting: str) -> bool:
     return bool(wanted) and wanted in posting
 
 
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    """The demo model's draft: the two resume lines closest to the question and the
+    posting, in the first person and the resume's own words, and no quote."""
+    said = [f"I {lower_first(b.rstrip('.'))}." for b in closest(resume, text, 2)]
+    return {"answer": " ".join(said) or "I would be glad to talk about it.", "quotes": []}
+
+
 class AnswerTask(Task):
     name = "answer"
     priority = 55
@@ -149,6 +157,8 @@ class AnswerTask(Task):
     max_tokens = 900            # a paragraph or two and three quotes
     system = SYSTEM
     schema = SCHEMA
+    # No `field`: a request without a schema name is not told to be this task's.
+    demo = DemoAnswer(demo_answer, latency=0.3)
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         return resume_problem(ctx) or keywords_problem(ctx) or self._bank_problem(ctx)

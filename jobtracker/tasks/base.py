@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from jobtracker.config import Config, Profile, Setting
 from jobtracker.store import description_hash
+from jobtracker.tasks.canned import DemoAnswer
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
@@ -215,6 +216,9 @@ class Task:
     # The subcommand that is `work --task <name>` (`resolve`, `rank`), when the task has
     # one: the command line finds its task by this, never by the task's name.
     command: ClassVar[str | None] = None
+    # What the bundled demo model answers this task's questions (tasks/canned.py);
+    # None: the smallest instance of the task's schema.
+    demo: ClassVar[DemoAnswer | None] = None
     # The prompt, declared once: `build_request()` sends exactly these, so the
     # `prompt_version` stored with every answer changes whenever they do.
     system: ClassVar[str]

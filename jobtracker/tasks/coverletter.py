@@ -33,6 +33,7 @@ from jobtracker.tasks.base import (
     posting_block,
     posting_label,
 )
+from jobtracker.tasks.canned import DemoAnswer, Resume, article, closest, joined, lower_first
 from jobtracker.tasks.tailor import (
     ScoredMatchTask,
     keywords_block,
@@ -115,6 +116,18 @@ def _with_body_field(template: str) -> str:
     return "\n\n".join([*blocks[:-1], "{body}", blocks[-1]]) + "\n"
 
 
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    """The demo model's letter: two first-person paragraphs, the resume's summary line,
+    then the three resume lines closest to the posting, in the resume's own words."""
+    deeds = [lower_first(b.rstrip(".")) for b in closest(resume, text, 3)]
+    paragraphs = [f"I am {article(summary)} {lower_first(summary)}"
+                  for summary in resume.paragraphs[:1]]
+    if deeds:
+        paragraphs.append(f"In my recent roles I {joined(deeds)}.")
+    return {"paragraphs": paragraphs, "body": "\n\n".join(paragraphs),
+            "letter": "\n\n".join(paragraphs), "text": "\n\n".join(paragraphs)}
+
+
 class CoverLetterTask(ScoredMatchTask):
     name = "coverletter"
     priority = 60
@@ -124,6 +137,7 @@ class CoverLetterTask(ScoredMatchTask):
     answers_table = "cover_letters"
     system = SYSTEM
     schema = SCHEMA
+    demo = DemoAnswer(demo_answer, latency=0.4, field="paragraphs")
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         template = ctx.texts.get(TEMPLATE)

@@ -40,6 +40,7 @@ from jobtracker.tasks.base import (
     posting_block,
     posting_unit,
 )
+from jobtracker.tasks.canned import DemoAnswer, Resume, as_written, joined, tokens
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
@@ -111,6 +112,42 @@ def _unique(items: list[str], limit: int, width: int) -> list[str]:
     return out[:limit]
 
 
+# Terms a posting asks for, as the demo model's verdict compares them. Lower case.
+DEMO_SKILLS = frozenset({
+    "python", "go", "golang", "rust", "java", "kotlin", "scala", "typescript",
+    "javascript", "react", "ruby", "rails", "elixir", "c++", "postgresql", "postgres",
+    "mysql", "sqlite", "redis", "kafka", "kubernetes", "docker", "terraform", "aws", "gcp",
+    "azure", "linux", "grpc", "graphql", "spark", "airflow", "dbt", "django", "flask",
+    "fastapi", "pytorch", "observability", "opentelemetry", "prometheus", "distributed",
+    "pipelines", "asyncio", "sql", "ci", "swift", "ios", "android", "figma", "solidity",
+})
+
+
+def demo_verdict(text: str) -> dict[str, Any]:
+    """The demo model's verdict: the skills the profile and the posting share decide
+    it; the reasons and requirements use the posting's own words."""
+    profile, _, posting = text.partition("<posting>")
+    posting = posting.split("</posting>", 1)[0] or text
+    wanted = set(tokens(profile)) & DEMO_SKILLS
+    asked = list(dict.fromkeys(t for t in tokens(posting) if t in DEMO_SKILLS))
+    shared = [as_written(t, posting) for t in asked if t in wanted]
+    missing = [as_written(t, posting) for t in asked if t not in wanted]
+    verdict = ("strong" if len(shared) >= 4 else "good" if len(shared) == 3 else
+               "partial" if shared else "poor")
+    reasons = []
+    if shared:
+        reasons.append(f"Asks for {joined(shared[:4])}, all in the profile.")
+    else:
+        reasons.append("Asks for nothing the profile names.")
+    if missing:
+        reasons.append(f"Also wants {joined(missing[:3])}, which the profile does not name.")
+    return {"verdict": verdict, "reasons": reasons, "meets": shared[:6], "misses": missing[:6]}
+
+
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    return demo_verdict(text)
+
+
 class JudgeTask(Task):
     name = "judge"
     priority = 20
@@ -123,6 +160,7 @@ class JudgeTask(Task):
     evaluation = Evaluation(resources.files(__package__).joinpath("evals", "judge.yaml"),
                             answer_field="verdict",
                             accepts={"fit": ("strong", "good"), "misfit": ("partial", "poor")})
+    demo = DemoAnswer(demo_answer, latency=0.2, field="verdict")
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         if not ctx.profile.exists:

@@ -8,6 +8,7 @@ shown. A reading in `profile.levels` makes the posting a match.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import replace
 from importlib import resources
@@ -27,6 +28,7 @@ from jobtracker.tasks.base import (
     posting_block,
     posting_unit,
 )
+from jobtracker.tasks.canned import DemoAnswer, Resume
 
 if TYPE_CHECKING:
     import aiosqlite
@@ -76,6 +78,31 @@ def _query(task: Task, ctx: Context, select: str,
     return sql, params
 
 
+_YEARS = re.compile(r"\b(\d{1,2})\+?\s*(?:or more\s+)?years?\b", re.I)
+
+
+def demo_level(text: str) -> dict[str, Any]:
+    """The demo model's reading of a posting (its title line, then its text): a level
+    word in the title, else the years of experience asked for, else `unclear`."""
+    title, _, rest = text.partition("\n")
+    named = [level for level in LEVELS if re.search(rf"\b{level}\b", title, re.I)]
+    if named:
+        return {"level": named[-1], "reason": f"The title says {named[-1]}."}
+    years = _YEARS.search(rest)
+    if years:
+        count = int(years.group(1))
+        level = ("staff" if count >= 8 else "senior" if count >= 5 else
+                 "mid" if count >= 2 else "junior")
+        return {"level": level, "reason": f"It asks for {years.group(0)} of experience."}
+    # Not a level word in the prose: "clinic staff" or "senior engineers you will
+    # join" would be misread, as small models do.
+    return {"level": "unclear", "reason": "Neither the title nor the text names a level."}
+
+
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    return demo_level(text.removeprefix("Title: "))
+
+
 class LevelTask(Task):
     name = "level"
     priority = 10
@@ -85,6 +112,7 @@ class LevelTask(Task):
     schema = SCHEMA
     evaluation = Evaluation(resources.files(__package__).joinpath("evals", "level.yaml"),
                             answer_field="level")
+    demo = DemoAnswer(demo_answer, latency=0.1, field="level")
 
     async def count(self, conn: aiosqlite.Connection, ctx: Context) -> int:
         sql, params = _query(self, ctx, "COUNT(*)", None)

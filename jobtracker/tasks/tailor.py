@@ -38,6 +38,7 @@ from jobtracker.tasks.base import (
     posting_label,
     posting_unit,
 )
+from jobtracker.tasks.canned import DemoAnswer, Resume, joined, posting_part, tokens
 from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
@@ -219,6 +220,33 @@ class ScoredMatchTask(Task):
                                   limit, subject)
 
 
+def demo_edits(resume: Resume, text: str, limit: int = 2) -> dict[str, Any]:
+    """The demo model's edits: up to `limit`, each tagging the resume line closest to
+    the posting with the keywords.yaml terms the posting asks for. Only keywords are
+    added: a resume skill added to another line would claim that line used it."""
+    asked = set(tokens(posting_part(text, resume.bullets)))
+    wanted = [term for term in resume.keywords
+              if set(tokens(term)) <= asked and term.lower() not in resume.text.lower()]
+    ranked = sorted(resume.bullets, key=lambda b: -len(set(tokens(b)) & asked))
+    edits = []
+    for bullet, start in zip(ranked, range(0, len(wanted), 2), strict=False):
+        adds = wanted[start:start + 2]
+        stem, period = (bullet[:-1], ".") if bullet.endswith(".") else (bullet, "")
+        edits.append({
+            "original": bullet,
+            "replacement": f"{stem} ({', '.join(adds)}){period}",
+            "reason": f"Adds {joined(adds)}: the posting asks for it, keywords.yaml "
+                      "lists it, and this line does not show it",
+        })
+        if len(edits) == limit:
+            break
+    return {"edits": edits}
+
+
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    return demo_edits(resume, text)
+
+
 class TailorTask(ScoredMatchTask):
     name = "tailor"
     priority = 50
@@ -228,6 +256,7 @@ class TailorTask(ScoredMatchTask):
     answers_table = "resume_suggestions"
     system = SYSTEM
     schema = SCHEMA
+    demo = DemoAnswer(demo_answer, latency=0.4, field="edits")
 
     def unavailable_reason(self, ctx: Context) -> str | None:
         return resume_problem(ctx) or keywords_problem(ctx)

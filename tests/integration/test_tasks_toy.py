@@ -9,7 +9,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -20,6 +20,7 @@ from jobtracker import runner, tasks
 from jobtracker.cli import main
 from jobtracker.demo.httpserver import HTTPRequest
 from jobtracker.demo.model import DemoModelServer
+from jobtracker.tasks.canned import DemoAnswer, Resume
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.tui.fixtures import make_workspace, screen_text, seed_postings
@@ -220,6 +221,28 @@ def test_the_demo_model_answers_the_toy_and_the_run_finishes_its_units(
     events = [json.loads(line) for run in (ws.home / "runs").iterdir()
               for line in (run / "events.jsonl").read_text().splitlines()]
     assert [e["kind"] for e in events if e["type"] == "job_finished"] == ["toy"] * 3
+
+
+def toy_canned(text: str, resume: Resume) -> dict[str, Any]:
+    """The toy's canned answer, read off its question (the posting's title)."""
+    return {"word": "no." + text.rsplit(" ", 1)[-1]}
+
+
+def test_a_toy_that_declares_its_canned_answer_gets_it_from_the_demo_model(
+        toy: ModuleType, tmp_path: Path, extend: Callable[..., object]) -> None:
+    # The toy with a canned answer: a class attribute and one registry entry, no edit
+    # to jobtracker/demo/.
+    canned = type("CannedToyTask", (toy.ToyTask,),
+                  {"demo": DemoAnswer(toy_canned, latency=0.0, field="word")})()
+    extend(tasks.REGISTRY, canned)
+    with RecordingDemoModel(models=["test-model"], latency=0) as server:
+        ws = toy_workspace(tmp_path, server.url, 3)
+        assert main(["--home", str(ws.home), "work"]) == 0
+        flat = {"messages": [{"role": "user", "content": "Engineer 7"}],
+                "response_format": {"type": "json_object", "schema": toy.SCHEMA}}
+        assert server.answers(flat) == {"word": "no.7"}    # told apart by its field
+    assert toy.ANSWERED == {1: "no.1", 2: "no.2", 3: "no.3"}
+    assert len(server.asked) == 3
 
 
 async def test_the_toy_is_in_the_tui_queue(toy: ModuleType, tmp_path: Path) -> None:

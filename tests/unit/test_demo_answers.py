@@ -11,15 +11,14 @@ import jsonschema
 import pytest
 
 from jobtracker.demo import data_text
-from jobtracker.demo.answers import (
-    fit,
-    inbox_answer,
-    judge_answer,
-    level_answer,
-)
+from jobtracker.demo.answers import fit
 from jobtracker.demo.model import DemoModelServer, demo_resume, keywords_from
 from jobtracker.tasks import inbox, judge, level
 from jobtracker.tasks.base import Unit
+from jobtracker.tasks.inbox import demo_reading as inbox_answer
+from jobtracker.tasks.judge import demo_verdict as judge_answer
+from jobtracker.tasks.level import demo_level as level_answer
+from jobtracker.tasks.tailor import demo_edits
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -84,7 +83,7 @@ def test_tailor_edits_quote_a_resume_line_and_add_only_keywords() -> None:
     question = ("<resume>\n" + resume.text + "\n</resume>\n\n<posting>\nTitle: X\n"
                 "Description:\nKafka event pipelines; distributed systems; Airflow; Swift.\n"
                 "</posting>")
-    edits = resume.tailor_answer(question)["edits"]
+    edits = demo_edits(resume, question)["edits"]
     assert edits, "the posting asks for keywords the resume lacks"
     keywords = keywords_from(data_text("keywords.yaml"))
     for edit in edits:

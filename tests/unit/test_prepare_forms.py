@@ -6,8 +6,10 @@ import json
 
 import pytest
 
-from jobtracker.prepare.forms import MAX_FIELDS, Form, form_url, parse_greenhouse
+from jobtracker.prepare.forms import MAX_FIELDS, Form
 from jobtracker.sources import SourceError
+from jobtracker.sources.greenhouse import form_url
+from jobtracker.sources.greenhouse import parse_form as parse_greenhouse
 from tests.servers.boards import gh_field, gh_question, greenhouse_form
 
 
@@ -59,3 +61,15 @@ def test_garbage_inside_a_form_is_skipped_not_fatal() -> None:
                                            gh_question("Email", gh_field("email"))],
                              "compliance": "x", "demographic_questions": [None]})
     assert [f.label for f in form.fields][-1] == "Email"
+
+
+def test_the_docs_name_every_source_that_publishes_no_form() -> None:
+    from pathlib import Path
+
+    from jobtracker.prepare.forms import reader_of, without_forms
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "prepare.md").read_text()
+    [row] = [line for line in docs.splitlines() if "| none read: the standard set" in line]
+    named = row.split("|")[1].replace(", and feeds", "").strip().split(", ")
+    assert named == without_forms()
+    assert reader_of("greenhouse") is not None and reader_of("feed") is None

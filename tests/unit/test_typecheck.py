@@ -19,7 +19,6 @@ NOT_YET_STRICT = frozenset({
     "jobtracker.alerts.base",
     "jobtracker.applications",
     "jobtracker.demo",
-    "jobtracker.demo.answers",
     "jobtracker.interviews.ics",
     "jobtracker.interviews.when",
     "jobtracker.llm.client",

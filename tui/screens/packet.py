@@ -215,7 +215,7 @@ class PacketScreen(Screen[None]):
         form's name is left out)."""
         packet = self.packet or {}
         missing = packet.get("unresolved_required") or []
-        form = "employer's form" if packet.get("form") == "greenhouse" else "standard set"
+        form = "employer's form" if packet.get("form") not in (None, "standard") else "standard set"
         left = f"{len(missing)} required left" if missing else "all required answered"
         tail = Text(f" ─ {form}, {left}" if with_form else f" ─ {left}")
         waiting = packet.get("waiting")

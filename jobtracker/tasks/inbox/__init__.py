@@ -14,6 +14,7 @@ user (docs/mail.md has the table).
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from jobtracker import applications, proposals
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.mail.link import uncertain_companies
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
+from jobtracker.tasks.canned import DemoAnswer, Resume, sentences
 from jobtracker.tasks.inbox import scheduling
 from jobtracker.text import clean_text, one_line
 
@@ -152,6 +154,87 @@ _DECIDED = """
 """
 
 
+# The demo model's reading: the phrases that show each state, checked in this order
+# (a rejection often thanks you for applying; an invitation to a take-home may mention
+# the interview after it).
+DEMO_RULES: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("rejection", ("unfortunately", "not to move forward", "not be moving forward",
+                   "other candidates", "decided not to proceed"),
+     "The employer will not move forward with the application."),
+    ("offer", ("pleased to offer", "offer you the"), "The employer makes an offer."),
+    ("assessment", ("take-home", "assessment", "coding exercise"),
+     "The employer asks for a take-home exercise."),
+    ("interview_request", ("invite you", "like to schedule", "interview with"),
+     "The employer invites the candidate to interview."),
+    ("scheduling", ("does that time", "confirm the time", "calendar invite", "see you on"),
+     "The employer sets the time of the interview."),
+    ("acknowledgement", ("received your application", "thank you for applying",
+                         "thanks for applying"),
+     "The employer confirms the application arrived."),
+    ("not_application", ("unsubscribe", "newsletter", "webinar", "% off"),
+     "Marketing, not about an application."),
+)
+
+_LINK = re.compile(r"https?://\S*(?:meet|zoom|teams|whereby|webex)\S*", re.I)
+
+
+def demo_interview(head: str, lines: list[str]) -> dict[str, Any]:
+    """The first sentence that names a date and a time, read as
+    jobtracker/interviews/when.py reads it: start as written, the zone as written, a
+    video link from the mail."""
+    from datetime import UTC, datetime
+    from email.utils import parsedate_to_datetime
+
+    from jobtracker.interviews.when import Refused, slots
+
+    date_line = next((line[5:].strip() for line in head.splitlines()
+                      if line.startswith("Date:")), "")
+    try:
+        sent = datetime.fromisoformat(date_line.replace("Z", "+00:00"))
+    except ValueError:
+        try:
+            sent = parsedate_to_datetime(date_line)
+        except (TypeError, ValueError):
+            sent = datetime.now(UTC)
+    link = next((m.group(0).rstrip(".,)") for line in lines for m in _LINK.finditer(line)),
+                "")
+    for line in lines:
+        try:
+            found = slots(line, sent, user_zone="UTC")
+        except Refused:
+            continue
+        if found.local:
+            zone = found.slots[0].written if found.slots else ""
+            return {"quote": line, "start": found.local[0], "end": "", "minutes": 0,
+                    "zone": zone, "where": link, "cancelled": False}
+    return {"quote": "", "start": "", "end": "", "minutes": 0, "zone": "", "where": "",
+            "cancelled": False}
+
+
+def demo_reading(text: str) -> dict[str, Any]:
+    """The demo model's reading of a mail: the state whose phrases it uses, with the
+    sentence that shows it copied verbatim as evidence, and for an invitation the
+    interview's time (`demo_interview`)."""
+    # The headers end at the first blank line; the evidence must come from the body.
+    head, _, body = text.partition("\n\n")
+    subject = next((line[len("Subject:"):].strip() for line in head.splitlines()
+                    if line.startswith("Subject:")), "")
+    lines = sentences(body) or [subject]
+    for state, phrases, summary in DEMO_RULES:
+        for line in lines:
+            if any(phrase in line.lower() for phrase in phrases):
+                answer: dict[str, Any] = {"evidence": line, "state": state,
+                                          "summary": summary}
+                if state in ("interview_request", "scheduling"):
+                    answer["interview"] = demo_interview(head, lines)
+                return answer
+    return {"evidence": lines[0], "state": "other", "summary": "About an application."}
+
+
+def demo_answer(text: str, resume: Resume) -> dict[str, Any]:
+    return demo_reading(text)
+
+
 class InboxTask(Task):
     name = "inbox"
     priority = 40
@@ -160,6 +243,7 @@ class InboxTask(Task):
     schema = SCHEMA
     evaluation = Evaluation(resources.files("jobtracker.tasks").joinpath("evals", "inbox.yaml"),
                             answer_field="state", replays="status")
+    demo = DemoAnswer(demo_answer, latency=0.15, field="state")
 
     # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
     # The context is the run's own object, so the reason never outlives the run.
