@@ -17,12 +17,12 @@ class Reads(Task):
     name = "reads"
 
     def __init__(self, *steps: str) -> None:
-        self.intake = steps    
+        self.intake = steps      # per object: each test task reads its own steps
 
 
 class Step(intake.Step):
     def __init__(self, name: str) -> None:
-        self.name = name       
+        self.name = name
 
 
 def test_every_shipped_task_names_registered_steps() -> None:
