@@ -1,8 +1,8 @@
 """The one registry idiom: a tuple of registrants, and a read-only lookup by name.
 
 Every extension point (tasks, proposal kinds, board sources, alert senders, notify
-channels, the TUI's screens) is a `Registry` built from the tuple in its package's
-`__init__.py`. The tuple is the only source of truth: the lookup is a
+channels, intake steps, the TUI's screens) is a `Registry` built from the tuple in its
+package's `__init__.py`. The tuple is the only source of truth: the lookup is a
 `types.MappingProxyType` built from it, so nothing can put an entry in the mapping
 alone. Tests add a toy (or swap an entry) through `extended()`, the one way in.
 """

@@ -7,6 +7,7 @@ from dataclasses import dataclass, replace
 
 import aiosqlite
 
+from jobtracker import intake
 from jobtracker.run.ledger import live_set_aside
 from jobtracker.tasks import Context, Task
 
@@ -74,17 +75,20 @@ async def survey_between_runs(conn: aiosqlite.Connection, ctx: Context, tasks: S
                               ) -> list[TaskState]:
     """The survey as seen outside a run (a dry run, the dashboard while idle). Input
     that a run would bring in first (new mail) is not in the database yet, and reading
-    it in would be a change; each available task counts it as work instead
-    (`Task.waiting_outside`), so new input never shows as nothing to do."""
+    it in would be a change; each available task counts what its intake steps would
+    bring as work instead (`intake.waiting`), so new input never shows as nothing to do."""
     states = await survey(conn, ctx, tasks, model_reasons)
     shown = []
     for task, state in zip(tasks, states, strict=True):
-        waiting = await task.waiting_outside(conn, ctx) if state.available else 0
+        waiting = await intake.waiting(conn, ctx, task) if state.available else 0
         shown.append(replace(state, pending=state.pending + waiting) if waiting else state)
     return shown
 
 
-async def bring_in(conn: aiosqlite.Connection, ctx: Context, tasks: Iterable[Task]) -> None:
-    """Every task brings its outside input into the database (`Task.bring_in`)."""
+async def bring_in(conn: aiosqlite.Connection, ctx: Context, tasks: Sequence[Task]) -> None:
+    """Before the survey: the intake steps these tasks read from bring their outside
+    input into the database (mail; jobtracker/intake), then every task brings what it
+    derives from the database up to date (`Task.bring_in`: judge's pre-rank)."""
+    await intake.bring_in(conn, ctx, tasks)
     for task in tasks:
         await task.bring_in(conn, ctx)

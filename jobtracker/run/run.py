@@ -4,7 +4,9 @@
 describe. A run:
 
 1. loads the workspace's settings and takes the workspace lease;
-2. lets every task bring its outside input into the database (`Task.bring_in`);
+2. brings outside input (mail) into the database with the intake steps the tasks
+   name (jobtracker/intake), then lets every task refresh what it derives from the
+   database (`Task.bring_in`);
 3. probes the model server — with no model it reports the queue and changes
    nothing;
 4. works units through the job loop. Each unit is asked, parsed, applied and
@@ -56,7 +58,7 @@ class RunResult:
     elapsed: float = 0.0
     run_dir: Path | None = None
     reporter_errors: list[str] = field(default_factory=list)   # reporters that stopped, why
-    brought_in: int = 0      # rows stored by the tasks' bring_in hooks (mail read, ...)
+    brought_in: int = 0      # rows stored before the survey (intake: mail read, ...)
 
     @property
     def exit_code(self) -> int:

@@ -132,6 +132,17 @@ class Request:
     schema: dict[str, Any]
 
 
+@dataclass
+class RunState:
+    """What one run keeps across its units and stages: made fresh with every context
+    (`Setup.context()`, once per run), so nothing of one run outlives it. Task objects
+    and modules keep none of this themselves: they are shared by every run."""
+
+    # Intake step (jobtracker/intake) → why it could not bring its input in this run
+    # ("imap: login: ..."); the task that reads that input is unavailable with it.
+    intake_failures: dict[str, str] = field(default_factory=dict)
+
+
 @dataclass(frozen=True)
 class Context:
     """Everything a task may read besides the database. Built by the runner."""
@@ -144,6 +155,7 @@ class Context:
     # `work --reask-stale-prompts`: answers written under another prompt version (or an
     # unknown one) are pending again. Off, a new prompt version re-asks nothing.
     reask_stale_prompts: bool = False
+    run: RunState = field(default_factory=RunState)   # this run's own state
 
 
 @dataclass(frozen=True)
@@ -198,9 +210,11 @@ class Task:
     """Base class for a model task. Subclasses set the class attributes and override.
 
     The runner names no task: it calls every method here for every task. What is
-    particular to one — input it brings in from outside before the queue is
-    surveyed, data it derives from its answers, the settings it needs — is one of
-    these methods or declarations, overridden in the task's own module.
+    particular to one — the outside input it reads (brought in by an intake step,
+    named in `intake`), data it derives from its answers, the settings it needs — is
+    one of these methods or declarations, overridden in the task's own module. A task
+    asks and proposes: it opens no mailbox, socket or download (pyproject's purity
+    contract).
     """
 
     name: ClassVar[str]               # also the answer schema's name the model server sees
@@ -223,6 +237,10 @@ class Task:
     # `prompt_version` stored with every answer changes whenever they do.
     system: ClassVar[str]
     schema: ClassVar[dict[str, Any]]
+    # The intake steps (jobtracker/intake's registry, by name) that bring this task's
+    # outside input into the database: a run brings them in before the survey when the
+    # task is on, and the queue between runs counts what they would bring as pending.
+    intake: ClassVar[tuple[str, ...]] = ()
 
     @property
     def prompt_version(self) -> str:
@@ -289,13 +307,10 @@ class Task:
     # --- hooks around a stage: the runner calls them for every task --------------------
 
     async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
-        """Bring outside input into the database at the start of a run, before the queue
-        is surveyed (inbox reads the Maildir). The runner holds the workspace lease."""
-
-    async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
-        """Units' worth of outside input `bring_in` would read now, counted without
-        changing anything: the queue between runs shows it as pending work."""
-        return 0
+        """Bring what the task derives from the database up to date at the start of a
+        run, after the intake steps and before the queue is surveyed (judge's pre-rank).
+        Outside input (mail) is no task's: an intake step brings it in. The runner
+        holds the workspace lease."""
 
     async def after_applied(self, conn: aiosqlite.Connection, ctx: Context,
                             applied: int) -> None:

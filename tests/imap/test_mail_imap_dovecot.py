@@ -12,6 +12,7 @@ import aiosqlite
 import pytest
 
 from jobtracker.config import Config, Profile
+from jobtracker.intake.mail import STEP as MAIL
 from jobtracker.mail.imap import ALLOWED, NEVER_SENT, ImapError, check_login, sync_imap
 from jobtracker.mail.maildir import sync_maildir
 from jobtracker.tasks import Context
@@ -112,7 +113,7 @@ async def test_wrong_password_makes_inbox_unavailable_with_the_reason(
                   profile=Profile(), now=NOW)
     task = InboxTask()
 
-    await task.bring_in(conn, ctx)
+    await MAIL.bring_in(conn, ctx)
 
     reason = task.unavailable_reason(ctx)
     assert reason is not None and reason.startswith("imap: login: ")

@@ -71,8 +71,8 @@ def test_fetch_on_the_imap_server_prints_its_senders(
 
 async def test_the_inbox_sync_over_imap_marks_alerts(
         dovecot: Dovecot, user: str, password: str, conn: aiosqlite.Connection) -> None:
+    from jobtracker.intake.mail import alert_of
     from jobtracker.mail.imap import sync_imap
-    from jobtracker.tasks.inbox import alert_of
 
     dovecot.deliver(user, SAMPLES["ziprecruiter"].raw)
     dovecot.deliver(user, NOT_ALERTS["a friend's links"])

@@ -16,12 +16,13 @@ from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 
 from jobtracker import cli, store
 from jobtracker.config import Board, Config, Profile, Sources
+from jobtracker.intake.mail import alert_of
 from jobtracker.mail.maildir import sync_maildir
 from jobtracker.postings.alerts import AlertSettings, read_alerts
 from jobtracker.postings.fetch import fetch_all, make_client
 from jobtracker.ranking.matches import load_matches
 from jobtracker.tasks import Context
-from jobtracker.tasks.inbox import InboxTask, alert_of
+from jobtracker.tasks.inbox import InboxTask
 from jobtracker.tasks.judge import JudgeTask
 from jobtracker.workspace import Workspace
 from tests.unit.mail_samples import build_maildir, fingerprint

@@ -110,8 +110,8 @@ def test_a_mail_nested_past_the_walkers_depth_is_counted_as_not_understood() -> 
 def test_the_inbox_never_takes_a_forged_sender_for_an_alert(form: str) -> None:
     """The inbox's sync marks alert mail (never read as a reply); it asks the same
     parsed mailbox, so a forged From is read as the mail it is."""
+    from jobtracker.intake.mail import alert_of
     from jobtracker.mail.maildir import parse_message
-    from jobtracker.tasks.inbox import alert_of
 
     assert alert_of(parse_message(GENUINE)) == "linkedin"
     assert alert_of(parse_message(with_from(GENUINE, FORGED[form]))) is None, form

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from jobtracker import alerts, proposals, sources, tasks
+from jobtracker import alerts, intake, proposals, sources, tasks
 from jobtracker.registry import Registry
 
 
@@ -25,7 +25,7 @@ def test_the_lookup_is_built_from_the_tuple_in_its_order() -> None:
 
 
 @pytest.mark.parametrize("registry", [tasks.REGISTRY, proposals.REGISTRY, sources.REGISTRY,
-                                      alerts.REGISTRY])
+                                      alerts.REGISTRY, intake.REGISTRY])
 def test_no_entry_can_be_put_in_a_shipped_registry_by_hand(registry: Registry) -> None:
     with pytest.raises(TypeError):
         registry["toy"] = next(iter(registry.values()))   # type: ignore[index]

@@ -1,8 +1,8 @@
 """inbox: read a reply from an employer and propose what it changes.
 
-Each unread message (synced from the Maildir or IMAP into `messages`, see
-jobtracker.mail.maildir and jobtracker.mail.imap)
-is one unit, worked oldest first. The model classifies it into one of a few
+Each unread message (brought into `messages` from the Maildir or IMAP by the mail
+intake step, jobtracker/intake/mail.py, before the survey) is one unit, worked oldest
+first. The model classifies it into one of a few
 states and quotes the sentence that shows it; a quote that is not in the message
 is no answer. Every answer is recorded on the message — "not about an
 application" included, so it is never asked again. A state that implies a new
@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import applications, proposals
 from jobtracker.applications import NO_APPLICATION
+from jobtracker.mail.folders import unusable
 from jobtracker.mail.link import uncertain_companies
 from jobtracker.tasks.base import Context, Decided, Evaluation, NoAnswer, Request, Task, Unit
 from jobtracker.tasks.canned import DemoAnswer, Resume, sentences
@@ -29,8 +30,6 @@ from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
     import aiosqlite
-
-    from jobtracker.mail.maildir import ParsedMessage
 
 STATES = (
     "not_application", "acknowledgement", "rejection", "interview_request", "scheduling",
@@ -48,6 +47,7 @@ STATUS_FOR_STATE = {
     "rejection": "rejected",
     "withdrawal_confirmed": "withdrawn",
 }
+MAIL = "mail"                # the intake step that brings the messages in
 PROMPT_BODY_CHARS = 6000     # the body shown to the model (replies say what matters early)
 EVIDENCE_CHARS = 300
 SUMMARY_CHARS = 160
@@ -114,17 +114,6 @@ def grounded(evidence: str, text: str) -> bool:
     """Whether `evidence` appears verbatim in `text`, whitespace normalized."""
     quote = _flat(evidence).strip(_QUOTE_EDGES)
     return len(quote) >= 3 and quote in _flat(text)
-
-
-def alert_of(message: ParsedMessage) -> str | None:
-    """The job-alert sender a synced message is from (jobtracker/alerts), or None: such
-    mail is stored marked, linked to nothing, and never read as a reply."""
-    from jobtracker import alerts  # with mail to read only (as the sync's import below)
-
-    display = message.sender.split("<", 1)[0].strip() if "<" in message.sender else ""
-    # The sender is the From header's one mailbox as parsed (never the display name
-    # or a decoded encoded word): a forged header is no alert, so it is read as mail.
-    return alerts.recognise(message.from_mailbox, message.subject, message.body, display)
 
 
 def label(company: str | None, sender: str, subject: str) -> str:
@@ -245,56 +234,13 @@ class InboxTask(Task):
                             answer_field="state", replays="status")
     demo = DemoAnswer(demo_answer, latency=0.15, field="state")
 
-    # Why IMAP could not be read in this run's bring_in: (that run's context, the reason).
-    # The context is the run's own object, so the reason never outlives the run.
-    _imap_failure: tuple[Context, str] | None = None
+    # The mail intake step (jobtracker/intake/mail.py) brings the messages in.
+    intake = (MAIL,)
 
     def unavailable_reason(self, ctx: Context) -> str | None:
-        if ctx.config.maildir is None and ctx.config.imap is None:
-            return "no maildir configured"
-        failure = self._imap_failure
-        if failure is not None and failure[0] is ctx:
-            return f"imap: {failure[1]}"
-        maildir = ctx.config.maildir
-        if maildir is None:
-            return None
-        if not maildir.is_dir():
-            return f"maildir {maildir} is missing"
-        if not (maildir / "cur").is_dir() and not (maildir / "new").is_dir():
-            return f"maildir {maildir} has no cur/ or new/ folder"
-        return None
-
-    async def bring_in(self, conn: aiosqlite.Connection, ctx: Context) -> None:
-        """Read new and changed mail into `messages` (read-only on the Maildir and on
-        IMAP), when the sources are usable; otherwise `unavailable_reason` says why.
-        IMAP that cannot be read makes the task unavailable for this run, with the
-        reason; what it stored before a dropped connection stays."""
-        self._imap_failure = None
-        if self.unavailable_reason(ctx) is not None:
-            return
-        if ctx.config.maildir is not None:
-            # Imported only with mail to read: every command loads the task modules,
-            # and the email parsing stack is a noticeable part of a dry run's start-up.
-            from jobtracker.mail.maildir import sync_maildir
-
-            await sync_maildir(conn, ctx.config.maildir, ctx.now, alert_of)
-        if ctx.config.imap is not None:
-            from jobtracker.mail.imap import ImapError, sync_imap
-
-            try:
-                await sync_imap(conn, ctx.config.imap, ctx.now, alert_of)
-            except ImapError as exc:
-                self._imap_failure = (ctx, str(exc))
-
-    async def waiting_outside(self, conn: aiosqlite.Connection, ctx: Context) -> int:
-        """Maildir files that arrived since the last sync: replies waiting to be read.
-        IMAP counts none: knowing would mean logging in (and maybe asking for a
-        password) every time the queue is shown between runs."""
-        if ctx.config.maildir is None or self.unavailable_reason(ctx) is not None:
-            return 0
-        from jobtracker.mail.maildir import unsynced_count  # as in bring_in
-
-        return await unsynced_count(conn, ctx.config.maildir)
+        # IMAP that could not be read makes the task unavailable for this run, with
+        # the reason the intake step kept in the run's context.
+        return ctx.run.intake_failures.get(MAIL) or unusable(ctx.config)
 
     def _unread(self, ctx: Context) -> tuple[str, list[Any]]:
         """Messages to read: unread ones, and (--reask-stale-prompts) ones read with
