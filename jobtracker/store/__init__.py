@@ -281,9 +281,30 @@ async def _open_connection(path: Path) -> aiosqlite.Connection:
         await conn.create_function("description_hash", 1, description_hash, deterministic=True)
         await _migrate(conn, path)
     except BaseException:
-        await conn.close()
+        await close(conn)
         raise
     return conn
+
+
+async def close(conn: aiosqlite.Connection) -> None:
+    """Close `conn`, and when the closing is itself cancelled, wait here for the
+    connection's thread to finish what it was given.
+
+    A TUI that quits cancels its workers, and `asyncio.run` then cancels whatever is
+    left: a close can be cancelled more than once. aiosqlite's thread carries on with
+    the queued statements and then answers their futures through the event loop; if
+    the loop has closed by then, the thread dies raising "Event loop is closed". So a
+    cancelled close blocks the loop (its own thread) until that thread has stopped —
+    a statement's time, at most the busy timeout — and then lets the cancel go on.
+    """
+    try:
+        await conn.close()
+    except asyncio.CancelledError:
+        # close() has queued the thread's stop already, whatever await it was cancelled at.
+        thread = getattr(conn, "_thread", None)   # aiosqlite's worker (tests pin this)
+        if thread is not None and thread.is_alive():
+            thread.join(BUSY_TIMEOUT_MS / 1000 + 5)
+        raise
 
 
 @asynccontextmanager
@@ -303,7 +324,7 @@ async def connect(path: Path) -> AsyncIterator[aiosqlite.Connection]:
             raise
         raise error from None
     finally:
-        await conn.close()
+        await close(conn)
 
 
 async def check_usable(path: Path) -> None:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -120,3 +123,40 @@ def test_upsert_sql_names_every_column_but_the_key_and_refuses_odd_names() -> No
                                 ("scores", ("a",), ("a",))]:
         with pytest.raises(ValueError):
             store.upsert_sql(table, columns, key)
+
+
+def test_a_connection_cancelled_again_while_closing_leaves_no_thread_behind(
+        tmp_path: Path) -> None:
+    """A TUI that quits mid-read cancels the reading worker, then asyncio.run cancels what
+    is left: `connect`'s close was cancelled too, aiosqlite's thread finished the
+    statement after the loop had closed and died raising "Event loop is closed" (seen as
+    a failed TUI test under load). A cancelled close now waits for that thread."""
+    errors: list[threading.ExceptHookArgs] = []
+    before = set(threading.enumerate())
+    previous = threading.excepthook
+    threading.excepthook = errors.append
+
+    async def read(started: asyncio.Event) -> None:
+        async with store.connect(tmp_path / "db.sqlite") as conn:
+            await conn.create_function("slow", 0, lambda: time.sleep(0.3) or 1)
+            started.set()
+            await conn.execute("SELECT slow()")
+
+    async def cancelled_three_times() -> None:
+        started = asyncio.Event()
+        task = asyncio.create_task(read(started))
+        await started.wait()
+        for _ in range(3):                  # the read, then each await of the close
+            for _ in range(3):
+                await asyncio.sleep(0)
+            task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+    try:
+        asyncio.run(cancelled_three_times())      # the loop closes straight after
+        for thread in set(threading.enumerate()) - before:
+            thread.join(5)
+    finally:
+        threading.excepthook = previous
+    assert errors == []
