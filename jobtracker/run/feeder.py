@@ -126,14 +126,35 @@ class Feeder:
             return False
         try:
             async with self.db.lock:
-                live = await self.task.pending(self.db.conn, self.ctx, subject=unit.subject)
+                is_done = not await self._still_pending(unit)
         except BaseException:
             self.gate.advance(unit.unit_key)
             raise
-        is_done = all(other.unit_key != unit.unit_key for other in live)
         if is_done:
             self.gate.advance(unit.unit_key)
         return is_done
+
+    async def _still_pending(self, unit: Unit) -> bool:
+        """Whether `unit` is still listed by pending(). Units that waited long enough to
+        need this usually wait together (a slow server, a busy machine), so one query
+        lists again every unit this run has listed and not applied, and each unit still
+        waiting that it finds counts as listed now: the units behind this one need no
+        query of their own. The caller holds the database lock."""
+        key = unit.unit_key
+        limit = len(self.gate) - self.applied + len(self.ledger.set_aside(self.task.name))
+        live = await self.task.pending(self.db.conn, self.ctx, limit=limit)
+        keys = {other.unit_key for other in live}
+        now = self._clock()
+        for other in keys & self.listed_at.keys():
+            self.listed_at[other] = now
+        if key in keys:
+            return True
+        if len(live) < limit:      # the whole list: the unit is not in it
+            return False
+        # Rows newer than this run's (another process stored postings) can push the unit
+        # past the limit: only its own subject tells.
+        live = await self.task.pending(self.db.conn, self.ctx, subject=unit.subject)
+        return any(other.unit_key == key for other in live)
 
     async def run(self, unit: Unit) -> str | None:
         with self.tracer.start_as_current_span(
