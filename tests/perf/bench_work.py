@@ -14,12 +14,15 @@ Run: .venv/bin/python tests/perf/bench_work.py [units] [concurrency] [latency] [
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import resource
 import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 from jobtracker import runner, store
 from jobtracker.workspace import Workspace
@@ -136,14 +139,38 @@ def run(url: str, units: int, concurrency: int) -> tuple[float, float]:
         setup = runner.load_setup(ws)
         cpu = cpu_seconds()
         started = time.perf_counter()
-        result = asyncio.run(runner.work(setup, runner.RunOptions()))
+        with counting_exchanges() as exchanges:
+            result = asyncio.run(runner.work(setup, runner.RunOptions()))
         elapsed = time.perf_counter() - started
         cpu = cpu_seconds() - cpu
     if result.counts["finished"] != units:
         raise SystemExit(f"{result.counts['finished']} of {units} units finished "
                          f"({result.counts['failed']} failed)")
     # The whole run: lease, probe, survey, apply, commit.
+    # A figure load does not change: how often each unit waited on the database thread.
+    print(f"  {exchanges[0] / units:.2f} exchanges with aiosqlite's thread per unit "
+          f"({exchanges[0]:,} in the run)")
     return result.counts["finished"] / elapsed, cpu
+
+
+@contextlib.contextmanager
+def counting_exchanges() -> Iterator[list[int]]:
+    """Counts the calls handed to aiosqlite's thread (its private `_execute`, through
+    which every statement, fetch and commit passes) while the block runs."""
+    import aiosqlite
+
+    seen = [0]
+    real: Any = aiosqlite.Connection._execute
+
+    async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        seen[0] += 1
+        return await real(self, fn, *args, **kwargs)
+
+    aiosqlite.Connection._execute = counted  # type: ignore[method-assign]
+    try:
+        yield seen
+    finally:
+        aiosqlite.Connection._execute = real  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
