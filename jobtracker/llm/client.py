@@ -223,6 +223,9 @@ class LLMClient:
         self.flat_response_format = False
         self._retries_stopped = asyncio.Event()
         self.last_probe: ProbeResult | None = None
+        # The chat URL, parsed once on first use rather than by httpx on every call (a
+        # bad one still fails where it did: inside the first exchange, as InvalidURL).
+        self._chat_url: httpx.URL | None = None
 
     def stop_retrying(self) -> None:
         """From now on a failed attempt is the call's last: waits for a retry end at once
@@ -361,7 +364,7 @@ class LLMClient:
         if outcome == _WANTS_FLAT and not self.flat_response_format:
             self.flat_response_format = True
             outcome = await self._exchange(self._body(task, model, messages, schema), headers)
-        if isinstance(outcome, httpx.Response):
+        if isinstance(outcome, bytes):
             return self._answer(outcome, model, schema)
         if outcome == _WANTS_FLAT:   # rejected in the flat form too: nothing left to try
             return _Failure("500", "HTTP 500: server rejects both response formats",
@@ -380,18 +383,24 @@ class LLMClient:
                 "response_format": response_format}
 
     async def _exchange(self, body: dict[str, Any],
-                        headers: dict[str, str]) -> httpx.Response | _Failure | str:
-        """POST once under the in-flight bound: a 2xx response, a failure, or _WANTS_FLAT."""
+                        headers: dict[str, str]) -> bytes | _Failure | str:
+        """POST once under the in-flight bound: a 2xx answer's body, a failure, or
+        _WANTS_FLAT."""
         timeout = self.config.timeout
         try:
+            if self._chat_url is None:
+                self._chat_url = httpx.URL(f"{self.base}/chat/completions")
             # One bound on the whole exchange (from when a slot is free): asyncio.timeout,
             # not httpx's per-read timeout as well, so that there is one clock (the one a
             # test may inject); the body is read against its byte budget.
             async with self._limit, self._timeout(timeout), self._http.stream(
-                    "POST", f"{self.base}/chat/completions", json=body, headers=headers,
+                    "POST", self._chat_url, json=body, headers=headers,
                     timeout=None) as streamed:
                 content = await read_body(streamed, MAX_ANSWER_BYTES)
-                response = httpx.Response(streamed.status_code, headers=streamed.headers,
+                status = streamed.status_code
+                if status < 300:   # the usual case needs the body alone
+                    return content
+                response = httpx.Response(status, headers=streamed.headers,
                                           content=content, request=streamed.request)
         except (httpx.TimeoutException, TimeoutError):
             return _Failure("timeout", f"no answer within {timeout:g} s")
@@ -408,9 +417,6 @@ class LLMClient:
         except (httpx.HTTPError, httpx.InvalidURL) as exc:   # whatever else the client raises
             return _Failure(type(exc).__name__, f"request failed: {type(exc).__name__}",
                             retryable=False)
-        status = response.status_code
-        if status < 300:
-            return response
         if status >= 400 and FLAT_FORMAT_HINT in response.text:
             return _WANTS_FLAT
         detail = f"HTTP {status}"
@@ -421,10 +427,10 @@ class LLMClient:
         return _Failure(str(status), f"{detail}: {message}" if message else detail,
                         retryable=False, status=status)
 
-    def _answer(self, response: httpx.Response, model: str,
+    def _answer(self, body: bytes, model: str,
                 schema: dict[str, Any]) -> Answer | _Failure:
         try:
-            payload = loads(response.content)
+            payload = loads(body)
             choice = payload["choices"][0]
             content = choice["message"]["content"]
         except (ValueError, KeyError, IndexError, TypeError):

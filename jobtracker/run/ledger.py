@@ -59,10 +59,14 @@ class Ledger:
     def set_aside(self, task: str) -> set[str]:
         return self._set_aside.setdefault(task, set())
 
+    def has_row(self, task: str, key: str) -> bool:
+        """Whether `key` had a failure row when the run began (a success must clear it)."""
+        return key in self._on_ledger.get(task, ())
+
     async def clear(self, task: str, key: str) -> None:
         """A success resets the count. Runs inside the caller's transaction (which holds
         the lock), so the answer and the cleared row commit together."""
-        if key in self._on_ledger.get(task, ()):
+        if self.has_row(task, key):
             await self.db.conn.execute(
                 "DELETE FROM task_attempts WHERE task = ? AND unit_key = ?", (task, key))
 

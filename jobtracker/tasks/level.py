@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker.config import LEVELS
 from jobtracker.ranking import matching
-from jobtracker.store import upsert
+from jobtracker.store import upsert_sql
 from jobtracker.tasks.base import (
     POSTING_COLUMNS,
     Context,
@@ -143,12 +143,21 @@ class LevelTask(Task):
 
     async def apply(self, conn: aiosqlite.Connection, unit: Unit, result: Any, ctx: Context,
                     model: str) -> str:
+        sql, params, label = self.apply_statement(unit, result, ctx, model)
+        await conn.execute(sql, params)
+        return label
+
+    def apply_statement(self, unit: Unit, result: Any, ctx: Context,
+                        model: str) -> tuple[str, tuple[Any, ...], str]:
+        """What `apply` writes, as its one statement (with its parameters) and the label:
+        a run can then commit it on its own, without a transaction around it
+        (jobtracker/run/feeder.py)."""
         level = result["level"]
-        await upsert(conn, "level_readings", {
-            "posting_id": unit.subject, "level": level,
-            "source_hash": unit.data["description_hash"], "model": model,
-            "prompt_version": self.prompt_version, "read_at": ctx.now}, key=["posting_id"])
-        return str(level)
+        row = {"posting_id": unit.subject, "level": level,
+               "source_hash": unit.data["description_hash"], "model": model,
+               "prompt_version": self.prompt_version, "read_at": ctx.now}
+        return upsert_sql("level_readings", tuple(row), ("posting_id",)), tuple(row.values()), \
+            str(level)
 
 
 # The task object `jobtracker/tasks/__init__.py` lists in its REGISTRY.

@@ -38,6 +38,10 @@ def ascii_line(text: str) -> str:
     would start a terminal sequence, say) are removed, accents are dropped
     ("Zürich" -> "Zurich") and anything else non-ASCII becomes '?'.
     """
+    if text.isascii() and text.isprintable():
+        # Printable ASCII (most lines) passes every step below unchanged: no line
+        # break, no control character, nothing NFKD or the replacement would touch.
+        return text
     text = _LINE_BREAKS.sub(" ", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
     text = unicodedata.normalize("NFKD", text.translate(_ASCII_PUNCTUATION))

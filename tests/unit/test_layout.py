@@ -37,7 +37,6 @@ NEEDS_NONE = {
     "jobtracker/prepare/__init__.py": "the room's docstring",
     "jobtracker/ranking/__init__.py": "the room's docstring",
     "jobtracker/settings/__init__.py": "the room's docstring",
-    "jobtracker/run/database.py": "a dataclass: the run's one connection and its lock",
     "jobtracker/run/exits.py": "the exit codes, constants that every command test reads",
     "jobtracker/runner.py": "jobtracker.run under its older name (tests/unit/test_run.py)",
     "jobtracker/store/migrations/__init__.py": "a data package: the migrations' folder",
