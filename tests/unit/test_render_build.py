@@ -129,6 +129,28 @@ def test_the_same_input_theme_and_paper_give_the_same_bytes(fmt: str, theme, pap
     assert build.build(RESUME, "cv.md", fmt, theme, other).data != first
 
 
+def test_every_member_of_a_docx_is_dated_1980_in_both_of_its_headers(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    import struct
+    import time
+    import zipfile
+
+    first = build.build(RESUME, "cv.md", "docx", CLASSIC, "a4").data
+    later = time.time() + 86_400 * 400      # a clock a year on: the same bytes
+    monkeypatch.setattr(zipfile.time, "time", lambda: later)
+    assert build.build(RESUME, "cv.md", "docx", CLASSIC, "a4").data == first
+    with zipfile.ZipFile(io.BytesIO(first)) as made:
+        assert made.testzip() is None
+        members = made.infolist()
+    assert len(members) > 5
+    for info in members:
+        assert info.date_time == (1980, 1, 1, 0, 0, 0), info.filename
+        local = first[info.header_offset:info.header_offset + 30]
+        assert local[:4] == b"PK\x03\x04"
+        assert struct.unpack_from("<HH", local, 10) == (0, 0x21), info.filename
+    assert docx.Document(io.BytesIO(first)).paragraphs[0].text == "Jane Developer"
+
+
 def test_the_pdf_is_tagged_and_dated_by_the_fixed_timestamp() -> None:
     data = pdf_of(RESUME).data
     assert b"/StructTreeRoot" in data and b"/MarkInfo" in data
