@@ -248,7 +248,10 @@ def test_a_theme_that_forgets_lists_fails_the_check_naming_the_bullets(tmp_path)
     assert built.check is not None and built.check.missing == ["Built a ledger", "Led a team"]
 
 
-def test_forty_pages_render_and_read_back() -> None:
+def test_forty_pages_render_and_read_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The page limit is the point, not the 30 s deadline (tested below): on a machine
+    # at load 16 these 40 pages once took 33 s of wall time, and failed on the deadline.
+    monkeypatch.setattr(build, "DEADLINE", 600.0)
     built = pdf_of(long_resume(50))
     assert 25 < built.pages <= build.MAX_PAGES and built.check is not None and built.check.ok
 
