@@ -10,7 +10,10 @@ result, never an error out of `prepare`; a format no longer named, or a letter n
 accepted, leaves no file behind (unless the user edited it).
 
 Most picks share the master resume: each distinct text is rendered once per
-`Documents`, so `prepare --top 20` renders it once, not twenty times.
+`Documents`, so `prepare --top 20` renders it once, not twenty times. When the picks
+hold many distinct documents (a tailored resume each), `start` hands them to a pool
+of processes, one per core (jobtracker/render/pool.py), before the packets are
+written; each result is the same bytes and read-back as one drawn in this process.
 """
 
 from __future__ import annotations
@@ -23,7 +26,9 @@ from jobtracker.render import build
 from jobtracker.render.themes import Theme, ThemeError
 
 if TYPE_CHECKING:      # the check (pypdf) loads only when a PDF is read back
-    from jobtracker.render import check
+    from concurrent.futures import Future
+
+    from jobtracker.render import check, pool
 
 DOCUMENTS = ("resume", "letter")     # the packet's Markdown documents, by stem
 SOURCE_FORMAT = "md"                 # a Rendered standing for a missing Markdown source
@@ -95,6 +100,8 @@ class Documents:
         self.settings = settings or RenderConfig()
         self._cache: dict[tuple[str, str, str], Rendered] = {}
         self._theme: Theme | str | None = None
+        self._renderer: pool.Renderer | None = None
+        self._pending: dict[tuple[str, str, str], Future[pool.Outcome]] = {}
 
     def theme(self) -> Theme | str:
         """The theme, or why it cannot be used (found once)."""
@@ -105,27 +112,79 @@ class Documents:
                 self._theme = str(exc)
         return self._theme
 
+    def start(self, packets: list[dict[str, str | None]]) -> None:
+        """Begin rendering the documents of these packets (each as `for_packet` takes
+        it) in a pool of processes, one per core, when there are enough distinct ones
+        to be worth it; `render` then takes each result as it is done. Fewer, or one
+        core, and each renders in this process when it is asked for, as before."""
+        theme = self.theme()
+        if isinstance(theme, str) or self._renderer is not None:
+            return
+        from jobtracker.render import pool  # the pool's modules load only when it is used
+
+        wanted = list(dict.fromkeys(
+            (stem, text, fmt) for texts in packets for stem in DOCUMENTS
+            if (text := texts.get(f"{stem}.md")) is not None
+            for fmt in self.settings.formats if (stem, text, fmt) not in self._cache))
+        workers = min(pool.cores(), len(wanted))
+        if len(wanted) < pool.MIN_JOBS or workers < 2:
+            return
+        try:
+            self._renderer = pool.Renderer(workers, theme)
+        except Exception:      # no pool here (no semaphores, no processes): in process
+            return
+        futures = self._renderer.submit_all([self._job(*key, theme) for key in wanted])
+        self._pending.update(zip(wanted, futures, strict=True))
+
+    def expect(self, packets: int) -> None:
+        """Say that about `packets` packets are coming: when their documents may be
+        enough for a pool (`start`), its server starts now, while the database is read."""
+        from jobtracker.render import pool
+
+        if packets * len(self.settings.formats) >= pool.MIN_JOBS and pool.cores() >= 2:
+            pool.warm()
+
+    def close(self) -> None:
+        """End the pool of `start`, if there is one (what it has not given is dropped)."""
+        self._pending.clear()
+        if self._renderer is not None:
+            renderer, self._renderer = self._renderer, None
+            renderer.close()
+
     def render(self, stem: str, text: str, fmt: str) -> Rendered:
         key = (stem, text, fmt)
         found = self._cache.get(key)
         if found is None:
             found = self._cache[key] = self._render(stem, text, fmt)
+            if not self._pending:
+                self.close()       # every document the pool was given is done
         return found
 
+    def _job(self, stem: str, text: str, fmt: str, theme: Theme) -> pool.Job:
+        from jobtracker.render import pool
+
+        return pool.Job(text, f"{stem}.md", fmt, theme, self.settings.paper)
+
     def _render(self, stem: str, text: str, fmt: str) -> Rendered:
+        from jobtracker.render import pool
+
         name = f"{stem}.{fmt}"
         theme = self.theme()
         if isinstance(theme, str):
             return Rendered(name, fmt, error=theme)
-        try:
-            built = build.build(text, f"{stem}.md", fmt, theme, self.settings.paper)
-        except build.BadInput as exc:
-            return Rendered(name, fmt, error=str(exc))
-        except Exception as exc:
-            # A writer's own refusal (a third-party limit nobody foresaw) stops this
-            # document, never the packet, nor the other postings' packets.
-            return Rendered(name, fmt, error=f"{stem}.md could not be rendered: "
-                                             f"{type(exc).__name__}: {exc}")
+        job = self._job(stem, text, fmt, theme)
+        outcome = None
+        future = self._pending.pop((stem, text, fmt), None)
+        if future is not None:
+            try:
+                outcome = future.result()
+            except Exception:  # a worker that died, a pool that broke: drawn here instead
+                outcome = None
+        if outcome is None:
+            outcome = pool.attempt(job)
+        built = outcome.built
+        if built is None:
+            return Rendered(name, fmt, error=outcome.error)
         return Rendered(name, fmt, built.data, built.pages if built.check else None,
                         built.check)
 

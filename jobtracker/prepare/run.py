@@ -252,6 +252,13 @@ async def _letter(conn: aiosqlite.Connection, posting_id: int) -> str | None:
     return str(letters[-1].payload.get("text") or "") if letters else None
 
 
+async def _sources(conn: aiosqlite.Connection, home: Path, posting_id: int
+                   ) -> dict[str, str | None]:
+    """The posting's Markdown documents, as its packet holds them (None: none)."""
+    return {"resume.md": await resume_for(conn, home, posting_id),
+            "letter.md": await _letter(conn, posting_id)}
+
+
 async def _drafted(conn: aiosqlite.Connection, posting_id: int) -> dict[str, str]:
     """The accepted drafted answers for the posting's questions: field name → text
     (the latest accepted for a question wins)."""
@@ -346,16 +353,20 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
     when `ids` names a posting that does not exist.
     """
     documents = Documents(render)
+    documents.expect(len(ids) if ids else top)
     async with store.connect(db) as conn:
         rescored = await scoring.rescore(conn, profile, now)
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
     async with store.connect(db) as conn:
         rows = await posting_rows(conn, chosen)
+        # The documents render in a pool of processes while forms are read and packets written.
+        documents.start([await _sources(conn, home, row["id"]) for row in rows])
         forms = await forms_for(conn, rows, now, deadline=deadline, client=client,
                                 configured=_configured_urls(home))
         directory = await Directory.load(conn)
         done = [await packet_for(conn, home, row, bank, forms.get(row["id"]), now, documents,
                                  directory) for row in rows]
+    documents.close()
     return rescored, done
 
 

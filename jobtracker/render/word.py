@@ -15,6 +15,7 @@ here and a theme of the user's own gets `classic`'s.
 from __future__ import annotations
 
 import io
+import struct
 import zipfile
 from dataclasses import dataclass
 from typing import Any
@@ -45,6 +46,10 @@ LINK_COLOUR = "0563C1"
 CODE_FONT = "Courier New"
 MAX_LIST_STYLE = 3          # the default template has List Bullet/Number 1 to 3
 _ZIP_DATE = (1980, 1, 1, 0, 0, 0)
+# The DOS time and date of _ZIP_DATE as a zip header holds them (time 0; date: day 1,
+# month 1, year 1980 + 0), and the signatures of a member's local and central headers.
+_ZIP_TIME_DATE = struct.pack("<HH", 0, (0 << 9) | (1 << 5) | 1)
+_LOCAL_HEADER, _CENTRAL_HEADER = b"PK\x03\x04", b"PK\x01\x02"
 _HEADING_STYLE = {2: "Heading 1", 3: "Heading 2", 4: "Heading 3"}
 
 
@@ -198,16 +203,24 @@ class _Writer:
 
 
 def _fixed_dates(data: bytes) -> bytes:
-    """The same zip with every member dated 1980-01-01: zipfile stamps the clock's time."""
-    source = zipfile.ZipFile(io.BytesIO(data))
-    out = io.BytesIO()
-    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as target:
-        for info in source.infolist():
-            fixed = zipfile.ZipInfo(info.filename, _ZIP_DATE)
-            fixed.compress_type = zipfile.ZIP_DEFLATED
-            fixed.external_attr = info.external_attr
-            target.writestr(fixed, source.read(info.filename))
-    return out.getvalue()
+    """The same zip with every member dated 1980-01-01: zipfile stamps the clock's time.
+    Only the date and time of each member's two headers change, in place; what is
+    compressed is not inflated and deflated again (a tenth of a DOCX's time)."""
+    out = bytearray(data)
+    with zipfile.ZipFile(io.BytesIO(data)) as source:
+        members, central = source.infolist(), source.start_dir
+    for info in members:
+        local = info.header_offset
+        if out[local:local + 4] != _LOCAL_HEADER:
+            raise ValueError(f"the DOCX writer's zip has no header for {info.filename}")
+        out[local + 10:local + 14] = _ZIP_TIME_DATE
+    for _ in members:
+        if out[central:central + 4] != _CENTRAL_HEADER:
+            raise ValueError("the DOCX writer's zip has a damaged central directory")
+        out[central + 12:central + 16] = _ZIP_TIME_DATE
+        names, extra, comment = struct.unpack_from("<HHH", out, central + 28)
+        central += 46 + names + extra + comment
+    return bytes(out)
 
 
 def word(document: Document, theme: str, paper: str) -> bytes:
