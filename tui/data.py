@@ -27,7 +27,7 @@ from jobtracker.clock import now_iso
 from jobtracker.config import Followup, Profile
 from jobtracker.interviews.store import Interview, upcoming
 from jobtracker.learning import dismissals
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.proposals import Decision, Line, Proposal
 from jobtracker.ranking.matches import Listed, Match, load_filtered, load_matches, load_unjudged
 from jobtracker.run.setup import config_of, sources_of

@@ -38,7 +38,7 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     # The packets' code (forms, answers, documents) loads for `prepare` alone, not for
     # every command whose parser lists it.
-    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.answer_bank import load_answers
     from jobtracker.prepare.report import not_ready, prepare_run
     from jobtracker.prepare.run import UnknownPostings, prepare
 

@@ -9,7 +9,7 @@ import sys
 
 from jobtracker import files, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.resume import RESUME
 from jobtracker.run.setup import check_inputs, config_of, plugins_of, sources_of
 from jobtracker.workspace import Workspace, exposed

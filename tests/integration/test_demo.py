@@ -128,7 +128,7 @@ def test_the_demo_ships_an_answer_bank_that_fills_a_packet(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "demo"
     init_demo(home, capsys)
-    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.answer_bank import load_answers
 
     bank = load_answers(home / "answers.yaml")
     assert bank.get("identity.first_name") == "Sam"

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.run.setup import config_of, plugins_of, sources_of
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import TEMPLATE_FILES, Workspace
