@@ -19,7 +19,7 @@ NOT_YET_STRICT = frozenset({
     "jobtracker.alerts.base",
     "jobtracker.applications",
     "jobtracker.demo",
-    "jobtracker.demo.answers",
+    "jobtracker.demo.canned_answers",
     "jobtracker.interviews.ics",
     "jobtracker.interviews.when",
     "jobtracker.llm.client",

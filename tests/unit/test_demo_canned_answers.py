@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from jobtracker.demo import data_text
-from jobtracker.demo.answers import (
+from jobtracker.demo.canned_answers import (
     fit,
     inbox_answer,
     judge_answer,
