@@ -1,10 +1,14 @@
-"""The workspace: one folder that holds a user's whole setup and data."""
+"""The workspace: one folder that holds a user's whole setup and data. Paths and file
+loading only: reading a file that is checked against a registry (config.yaml's task
+sections, sources.yaml, plugins.yaml) is the run's setup's, the one wiring point
+(jobtracker/run/setup.py: `config_of`, `sources_of`, `plugins_of`), so importing a
+Workspace loads no task and no source."""
 
 from __future__ import annotations
 
 import os
 import stat
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import resources
@@ -64,14 +68,6 @@ def resolve_home(arg: str | os.PathLike[str] | None = None) -> Path:
     return cfg.expand_path(xdg) / "jobtracker"
 
 
-def _tasks() -> Sequence[cfg.TaskDeclaration]:
-    """The registered tasks in pipeline order, which config checks task names against.
-    Imported when asked: finding a workspace's folder needs no task module loaded."""
-    from jobtracker.tasks import ordered
-
-    return ordered()
-
-
 @dataclass(frozen=True)
 class Workspace:
     home: Path
@@ -91,20 +87,8 @@ class Workspace:
     def lock(self) -> Path:
         return self.home / "run.lock"
 
-    def config(self) -> cfg.Config:
-        return cfg.load_config(self / "config.yaml", _tasks())
-
     def profile(self) -> cfg.Profile:
         return cfg.load_profile(self / "profile.yaml")
-
-    def sources(self) -> cfg.Sources:
-        from jobtracker.sources import REGISTRY
-
-        return cfg.load_sources(self / "sources.yaml", REGISTRY)
-
-    def plugins(self) -> dict[str, bool]:
-        """Which registered tasks are switched on."""
-        return cfg.load_plugins(self / "plugins.yaml", _tasks())
 
     def init(self) -> list[Path]:
         """Create the folder and every missing file; never overwrite. Returns what was made.

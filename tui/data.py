@@ -27,9 +27,10 @@ from jobtracker.clock import now_iso
 from jobtracker.config import Followup, Profile
 from jobtracker.interviews.store import Interview, upcoming
 from jobtracker.learning import dismissals
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.proposals import Decision, Line, Proposal
 from jobtracker.ranking.matches import Listed, Match, load_filtered, load_matches, load_unjudged
+from jobtracker.run.setup import config_of, sources_of
 from jobtracker.runner import Setup, TaskState
 from jobtracker.store import StoreError
 from jobtracker.tracker import store as tracked
@@ -149,7 +150,7 @@ async def _refresh_packets(conn: Any, home: Path, decisions: list[Decision]) -> 
     from jobtracker.yamlfile import ConfigError
 
     try:
-        render = Workspace(home).config().render
+        render = config_of(Workspace(home)).render
     except ConfigError:
         return []
     return await after_decisions(conn, home, decisions, now_iso(), render)
@@ -341,7 +342,7 @@ async def save_posting(setup: Setup, entry: str, company: str = "",
     ws = setup.ws
     try:
         if "\n" not in text and re.match(r"(?i)https?://\S+$", text):
-            sources = ws.sources() if (ws / "sources.yaml").exists() else None
+            sources = sources_of(ws) if (ws / "sources.yaml").exists() else None
             found = await save.read_url(text, sources=sources, company=company or None,
                                         title=title or None)
         else:

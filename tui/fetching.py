@@ -27,6 +27,7 @@ from jobtracker.lease import Lease, LeaseHeld
 from jobtracker.postings.alerts import AlertResult, AlertSettings
 from jobtracker.postings.fetch import BoardResult, all_targets, fetch_workspace
 from jobtracker.ranking import prerank
+from jobtracker.run.setup import sources_of
 from jobtracker.runner import Setup
 from jobtracker.text import one_line
 from jobtracker.yamlfile import ConfigError
@@ -59,7 +60,7 @@ class Fetcher:
             return "not fetched: a run is going; fetch once it has ended (s stops it)"
         path = self.setup.ws.home / "sources.yaml"
         try:
-            sources = self.setup.ws.sources()
+            sources = sources_of(self.setup.ws)
         except ConfigError as exc:
             return f"not fetched: {one_line(str(exc))}"
         if self.localize is not None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.config import Board
+from jobtracker.run.setup import sources_of
 from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text, scalar
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
@@ -109,7 +110,7 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
         print(unrecognised(args.url), file=sys.stderr)
         return EXIT_USAGE
     path = ws / "sources.yaml"
-    existing = ws.sources().boards if path.exists() else ()
+    existing = sources_of(ws).boards if path.exists() else ()
     board = Board(found.ats, found.token, args.company or _company(found), found.url)
     same = listed(existing, board)
     if same is not None:

@@ -21,6 +21,7 @@ from jobtracker import applications, clock, store
 from jobtracker.applications import NO_APPLICATION
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.config import STATUSES
+from jobtracker.run.setup import config_of
 from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
 
@@ -78,7 +79,7 @@ def _listing_flags(parser: argparse.ArgumentParser, default: Any) -> None:
 
 def _today(args: argparse.Namespace, ws: Workspace) -> date:
     """--today, else the user's day (config.yaml's `timezone:`, else the system's)."""
-    return getattr(args, "today", None) or clock.local_today(ws.config().timezone)
+    return getattr(args, "today", None) or clock.local_today(config_of(ws).timezone)
 
 
 @command("applications", "your applications: list, show ID, note ID TEXT", _configure)
@@ -89,7 +90,7 @@ def cmd_applications(args: argparse.Namespace, ws: Workspace) -> int:
 async def _run(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker import tracker
 
-    followup = ws.config().followup
+    followup = config_of(ws).followup
     async with store.connect(ws.db) as conn:
         if args.action == "note":
             try:
@@ -216,7 +217,7 @@ def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
 async def _stats(ws: Workspace, today: date) -> dict[str, Any]:
     from jobtracker import tracker
 
-    followup = ws.config().followup
+    followup = config_of(ws).followup
     async with store.connect(ws.db) as conn:
         return await tracker.stats(conn, followup, today)
 

@@ -8,6 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
+from jobtracker.run.setup import config_of, sources_of
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
@@ -87,8 +88,8 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.ranking import prerank
 
     path = ws / "sources.yaml"
-    sources = ws.sources()
-    config = ws.config()
+    sources = sources_of(ws)
+    config = config_of(ws)
     alert_mail = AlertSettings.of(config)
     only_alerts = (args.source or "").strip().lower() == ALERTS
     if only_alerts and alert_mail is None:

@@ -13,6 +13,7 @@ from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, print_json
 from jobtracker.clock import iso, now_iso
 from jobtracker.config import NotifyConfig
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 
 
@@ -47,7 +48,7 @@ def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
     from jobtracker.notify.digest import build
     from jobtracker.notify.send import send_digest
 
-    config, profile = ws.config(), ws.profile()
+    config, profile = config_of(ws), ws.profile()
     try:
         since = parse_since(args.since, config.timezone) if args.since else None
     except ValueError as exc:

@@ -18,6 +18,7 @@ from jobtracker.cli.base import (
     record_id,
 )
 from jobtracker.clock import now_iso
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 
 
@@ -37,11 +38,11 @@ def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
         return EXIT_USAGE
     # The packets' code (forms, answers, documents) loads for `prepare` alone, not for
     # every command whose parser lists it.
-    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.answer_bank import load_answers
     from jobtracker.prepare.report import not_ready, prepare_run
     from jobtracker.prepare.run import UnknownPostings, prepare
 
-    config = ws.config()
+    config = config_of(ws)
     top = args.top or config.prepare.top or 5
     try:
         if args.json:

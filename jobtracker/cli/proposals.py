@@ -24,6 +24,7 @@ from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_js
 from jobtracker.clock import now_iso
 from jobtracker.learning.learn import TASK as LEARN
 from jobtracker.proposals import Decision, Proposal
+from jobtracker.run.setup import config_of
 from jobtracker.text import clean_text, one_line
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
@@ -115,7 +116,7 @@ async def _refresh_packets(conn: aiosqlite.Connection, ws: Workspace,
     from jobtracker.prepare.refresh import after_decisions  # the renderer loads when needed
 
     try:
-        render = ws.config().render
+        render = config_of(ws).render
     except ConfigError as exc:   # the decisions stand; only the packets wait
         return [f"packets not brought up to date: {exc}"]
     return await after_decisions(conn, ws.home, decisions, now_iso(), render)

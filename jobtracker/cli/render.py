@@ -28,6 +28,7 @@ from jobtracker.cli.base import (
 from jobtracker.render import build, jsonresume
 from jobtracker.render.settings import DateStyle
 from jobtracker.render.themes import Theme, ThemeError, find_theme
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 
 RESUME = "resume.md"
@@ -67,7 +68,7 @@ def _read_source(path: Path) -> str:
 
 
 def _theme(args: argparse.Namespace, ws: Workspace) -> tuple[Theme, str]:
-    settings = ws.config().render
+    settings = config_of(ws).render
     theme = find_theme(args.theme) if args.theme else settings.find_theme()
     return theme, settings.paper
 
@@ -174,7 +175,7 @@ def _date_style(ws: Workspace) -> DateStyle:
     """config.yaml's `render.dates` when the workspace has a config.yaml, else English."""
     if not (ws / "config.yaml").exists():
         return DateStyle()
-    return ws.config().render.dates
+    return config_of(ws).render.dates
 
 
 def _is_placeholder(path: Path) -> bool:

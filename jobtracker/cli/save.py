@@ -15,6 +15,7 @@ from jobtracker.clock import now_iso
 from jobtracker.config import normalize_llm_url
 from jobtracker.postings import save
 from jobtracker.postings.save import Found, SaveError
+from jobtracker.run.setup import config_of, sources_of
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
 
@@ -62,12 +63,12 @@ def _details(found: Found) -> list[str]:
 def _found(args: argparse.Namespace, ws: Workspace) -> Found:
     if args.url == "-":
         pasted = save.read_pasted(sys.stdin.buffer.read(save.MAX_TEXT_BYTES + 1))
-        llm = ws.config().llm
+        llm = config_of(ws).llm
         if args.llm_url:
             llm = replace(llm, url=normalize_llm_url(args.llm_url), gguf=None)
         return asyncio.run(save.read_pasted_input(pasted, llm, company=args.company,
                                                   title=args.title, pick=args.pick))
-    sources = ws.sources() if (ws / "sources.yaml").exists() else None
+    sources = sources_of(ws) if (ws / "sources.yaml").exists() else None
     return asyncio.run(save.read_url(args.url, sources=sources, pick=args.pick,
                                      company=args.company, title=args.title))
 

@@ -9,9 +9,9 @@ import sys
 
 from jobtracker import files, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.resume import RESUME
-from jobtracker.run.setup import check_inputs
+from jobtracker.run.setup import check_inputs, config_of, plugins_of, sources_of
 from jobtracker.workspace import Workspace, exposed
 
 
@@ -74,10 +74,10 @@ def _configure_check(parser: argparse.ArgumentParser) -> None:
 @command("check", "validate every file in the workspace and open the database",
          _configure_check)
 def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
-    config = ws.config()
+    config = config_of(ws)
     ws.profile()
-    ws.sources()
-    ws.plugins()
+    sources_of(ws)
+    plugins_of(ws)
     if config.llm.api_key_env and not os.environ.get(config.llm.api_key_env):
         # Not an error: the variable may be set only where runs happen (a systemd unit).
         print(f"jobtracker: warning: llm.api_key_env names {config.llm.api_key_env}, which is "

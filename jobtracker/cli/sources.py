@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json
 from jobtracker.config import Sources
+from jobtracker.run.setup import sources_of
 from jobtracker.sources.listfile import read_text, removed, write_holding
 from jobtracker.text import one_line
 from jobtracker.workspace import Workspace
@@ -122,7 +123,7 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 @command("sources", "list the boards and feeds of sources.yaml, or remove one", _configure)
 def cmd_sources(args: argparse.Namespace, ws: Workspace) -> int:
     path = ws / "sources.yaml"
-    sources = ws.sources() if path.exists() else Sources()
+    sources = sources_of(ws) if path.exists() else Sources()
     found = entries(sources)
     if args.action == "remove":
         return _remove(ws, found, args.name)

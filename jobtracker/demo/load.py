@@ -108,7 +108,7 @@ class DemoBoards:
     through the real fetch path instead of asking the internet for made-up boards::
 
         with DemoBoards() as boards:
-            local = boards.localize(ws.sources())
+            local = boards.localize(sources_of(ws))
     """
 
     def __init__(self, today: date | None = None) -> None:

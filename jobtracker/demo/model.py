@@ -2,7 +2,7 @@
 
 `jobtracker-tui --demo` starts it when no model server is configured, so the queue
 drains and proposals appear without a GPU. It is plainly not a model: every answer
-is built from the request (jobtracker/demo/answers.py), and it lists itself as
+is built from the request (jobtracker/demo/canned_answers.py), and it lists itself as
 `jobtracker-demo`, the model name the demo workspace's config.yaml asks for.
 
 `OpenAIServer` is the part a real server shares with it — `GET /v1/models` and
@@ -30,7 +30,7 @@ from typing import Any
 import yaml
 
 from jobtracker.demo import DEMO_MODEL, data_text
-from jobtracker.demo.answers import DemoAnswers, Resume, demo_of
+from jobtracker.demo.canned_answers import DemoAnswers, Resume, demo_of
 from jobtracker.demo.httpserver import HTTPRequest, LoopbackServer, error_body, http_response
 
 # Seconds per answer: each task's canned answer declares its own (`DemoAnswer.latency`),

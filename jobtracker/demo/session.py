@@ -29,6 +29,7 @@ import httpx
 from jobtracker.config import Config, normalize_llm_url
 from jobtracker.demo import DEMO_MODEL, install_demo
 from jobtracker.demo.load import DemoBoards
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace, resolve_home
 
 PROBE_SECONDS = 5.0
@@ -96,7 +97,7 @@ def demo_session(home: str | None, llm_url: str | None = None, gguf: str | None 
     created = install_demo(ws, model=model)
     state = "created" if created else "already there, nothing overwritten"
     print(f"jobtracker demo: workspace {ws.home} ({state})", file=out, flush=True)
-    config = ws.config()
+    config = config_of(ws)
     try:
         with DemoBoards() as boards:
             if llm_url:

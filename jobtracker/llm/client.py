@@ -31,7 +31,7 @@ import httpx
 
 from jobtracker import jsonbound, secrets
 from jobtracker.config import LLMConfig
-from jobtracker.llm.answer import (
+from jobtracker.llm.response import (
     Timings,
     cleaned,
     count,

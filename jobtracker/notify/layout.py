@@ -1,6 +1,10 @@
 """A digest in the forms it travels in: plain text, Markdown, a small HTML mail, a
 short push message and the mail's subject. Pure: no I/O, no clock.
 
+The digest is laid out once: `plan` lists its sections, rows and fields in order, each
+field marked by what it is, and one small writer per form (`text`, `markdown`,
+`html_mail`) renders that plan.
+
 Every string from outside (titles, companies, locations, summaries, errors) is made
 one clean line (`one_line`: no control characters or escape sequences) and then
 escaped for its form: Markdown punctuation gets a backslash, HTML is escaped, and a
@@ -15,7 +19,8 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 from datetime import datetime
 from urllib.parse import urlsplit
 
@@ -124,112 +129,246 @@ def _more(n: int, shown: int, what: str) -> str | None:
     return f"... and {n - shown:,} more {what}" if n > shown else None
 
 
-def _kinds(d: Digest, name: Callable[[str], str] = str) -> str:
-    return ", ".join(f"{name(kind)} {n:,}" for kind, n in sorted(d.proposals_by_kind.items()))
+def _kinds(d: Digest) -> str:
+    return ", ".join(f"{kind} {n:,}" for kind, n in sorted(d.proposals_by_kind.items()))
 
 
-def _sets_aside(d: Digest, name: Callable[[str], str] = str) -> str:
-    return ", ".join(f"{name(task)} {n:,}" for task, n in d.set_aside.items())
+# --- the section plan --------------------------------------------------------------------
+#
+# The digest's sections, rows and fields in order, built once (`plan`). Each form's writer
+# below renders the same plan; the pieces say what a string is, so each writer escapes it
+# for its form: untrusted text (`Field`, `Place`) is cleaned and escaped, names read from
+# the database (`Name`) are escaped unless they look like ours, the digest's own words
+# (`Words`, `Value`) are written as they are.
+
+@dataclass(frozen=True)
+class Words:
+    """The digest's own words, written as they are (HTML escapes them all the same)."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Value:
+    """A value the digest made (a day, a date): one line, unescaped in Markdown."""
+    text: str
+
+
+@dataclass(frozen=True)
+class Field:
+    """Untrusted text: one clean line of at most `limit` characters, escaped per form."""
+    text: str | None
+    limit: int = FIELD_CHARS
+
+
+@dataclass(frozen=True)
+class Name:
+    """A kind, task or status name read from the database."""
+    text: str
+    limit: int = FIELD_CHARS
+
+
+@dataclass(frozen=True)
+class Sep:
+    """Between two fields: ` - ` (Markdown escapes the dash); `plain` in plain text."""
+    plain: str = " - "
+
+
+@dataclass(frozen=True)
+class Ref:
+    """A proposal's number, `#7`."""
+    id: int
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an interview is: a link when it is an http(s) address, else text."""
+    text: str
+    limit: int = 200
+
+
+@dataclass(frozen=True)
+class PlainOnly:
+    """Words the plain text says and the other forms leave out."""
+    text: str
+
+
+Piece = Words | Value | Field | Name | Sep | Ref | Place | PlainOnly
+
+
+@dataclass(frozen=True)
+class Lead:
+    """What a row starts with, in bold: a verdict and its score, or a day."""
+    word: str
+    width: int = 0                  # plain text pads the word to this width
+    score: float | None = None
+
+
+@dataclass(frozen=True)
+class Row:
+    body: tuple[Piece, ...]
+    lead: Lead | None = None
+    link: str | None = None         # a safe http(s) address the row points to
+
+
+@dataclass(frozen=True)
+class Section:
+    title: tuple[Piece, ...]
+    rows: tuple[Row, ...]
+    more: str | None                # "... and 3 more (jobtracker matches)"
+
+
+@dataclass(frozen=True)
+class Plan:
+    subject: str
+    window: str
+    sections: tuple[Section, ...]
+    empty: bool
+
+
+def _counts(prefix: str, counts: Iterable[tuple[str, int]], suffix: str) -> tuple[Piece, ...]:
+    pieces: list[Piece] = [Words(prefix)]
+    for i, (name, n) in enumerate(counts):
+        pieces += [Words(", ")] if i else []
+        pieces += [Name(name), Words(f" {n:,}")]
+    return (*pieces, Words(suffix))
+
+
+def _match_row(m: MatchItem) -> Row:
+    body: list[Piece] = [Field(m.company, 60), Words(" - "), Field(m.title, 100)]
+    if m.location:
+        body += [Words(" ("), Field(m.location, 60), Words(")")]
+    if m.contacts:                                                  # docs/contacts.md
+        body += [Words("; "), Field(m.contacts, 200)]
+    return Row(tuple(body), Lead(m.verdict, 7, m.score), safe_url(m.url))
+
+
+def plan(d: Digest, limit: int = LIMIT) -> Plan:
+    """The digest's sections in order, each row's fields marked by what they are."""
+    sections: list[Section] = []
+    if d.matches:
+        sections.append(Section(
+            (Words(f"New matches ({len(d.matches):,}, {d.min_verdict} or better)"),),
+            tuple(_match_row(m) for m in d.matches[:limit]),
+            _more(len(d.matches), limit, "(jobtracker matches)")))
+    if d.interviews:
+        sections.append(Section(
+            (Words(f"Interviews in the next 7 days ({len(d.interviews):,})"),),
+            tuple(Row((Field(i.company, 60), Sep(), Field(i.title, 80))
+                      + ((Sep("  "), Place(i.where)) if i.where else ()),
+                      Lead(_interview_day(d, i)))
+                  for i in d.interviews[:limit]),
+            _more(len(d.interviews), limit, "(jobtracker interviews)")))
+    if d.proposals:
+        sections.append(Section(
+            _counts(f"Proposals waiting ({len(d.proposals):,}: ",
+                    sorted(d.proposals_by_kind.items()), ")"),
+            tuple(Row((Ref(p.id), Words(" "), Name(p.kind, 30), Words(": "),
+                       Field(p.summary)))
+                  for p in d.proposals[:limit]),
+            _more(len(d.proposals), limit, "(jobtracker proposals)")))
+    if d.due:
+        sections.append(Section(
+            (Words(f"Follow-ups due ({len(d.due):,})"),),
+            tuple(Row((Field(a.company, 60), Sep(), Field(a.title, 80), Words(": "),
+                       Name(a.status), Words(", due "), Value(a.followup_due)))
+                  for a in d.due[:limit]),
+            _more(len(d.due), limit, "(jobtracker applications --due)")))
+    if d.set_aside or d.boards:
+        aside = (Words("units set aside"), PlainOnly(" after 3 failures"),
+                 *_counts(": ", d.set_aside.items(), ""))
+        rows = [Row(aside)] if d.set_aside else []
+        rows += [Row((Words("board "), Field(b.board, 60), Words(": "), Field(b.error, 200)))
+                 for b in d.boards[:limit]]
+        sections.append(Section((Words("What failed"),), tuple(rows),
+                                _more(len(d.boards), limit, "boards")))
+    return Plan(subject(d), _window(d), tuple(sections), d.empty)
 
 
 # --- plain text --------------------------------------------------------------------------
 
+def _text_piece(piece: Piece) -> str:
+    match piece:
+        case Field(text, limit) | Place(text, limit):
+            return _plain(text, limit)
+        case Sep(plain):
+            return plain
+        case Ref(id):
+            return f"#{id}"
+        case Words(text) | Value(text) | Name(text) | PlainOnly(text):
+            return text
+    raise TypeError(piece)
+
+
+def _text_of(pieces: Iterable[Piece]) -> str:
+    return "".join(_text_piece(p) for p in pieces)
+
+
 def text(d: Digest, limit: int = LIMIT) -> str:
-    lines = [f"jobtracker digest - {_window(d)}", ""]
-    if d.matches:
-        lines.append(f"New matches ({len(d.matches):,}, {d.min_verdict} or better)")
-        for m in d.matches[:limit]:
-            lines.append(f"  {m.verdict:<7} {m.score:5.2f}  {_match_label(m, _plain)}")
-            if safe_url(m.url):
-                lines.append(f"                 {m.url}")
-        lines += _tail(_more(len(d.matches), limit, "(jobtracker matches)"))
+    p = plan(d, limit)
+    lines = [f"jobtracker digest - {p.window}", ""]
+    for section in p.sections:
+        lines.append(_text_of(section.title))
+        for row in section.rows:
+            lead = ""
+            if row.lead:
+                score = f" {row.lead.score:5.2f}" if row.lead.score is not None else ""
+                lead = f"{row.lead.word.ljust(row.lead.width)}{score}  "
+            lines.append(f"  {lead}{_text_of(row.body)}")
+            if row.link:
+                lines.append(f"                 {row.link}")
+        lines += [f"  {section.more}"] if section.more else []
         lines.append("")
-    if d.interviews:
-        lines.append(f"Interviews in the next 7 days ({len(d.interviews):,})")
-        for i in d.interviews[:limit]:
-            where = f"  {_plain(i.where, 200)}" if i.where else ""
-            lines.append(f"  {_interview_day(d, i)}  {_plain(i.company, 60)} - "
-                         f"{_plain(i.title, 80)}{where}")
-        lines += _tail(_more(len(d.interviews), limit, "(jobtracker interviews)"))
-        lines.append("")
-    if d.proposals:
-        lines.append(f"Proposals waiting ({len(d.proposals):,}: {_kinds(d)})")
-        lines += [f"  #{p.id} {p.kind}: {_plain(p.summary)}" for p in d.proposals[:limit]]
-        lines += _tail(_more(len(d.proposals), limit, "(jobtracker proposals)"))
-        lines.append("")
-    if d.due:
-        lines.append(f"Follow-ups due ({len(d.due):,})")
-        lines += [f"  {_plain(a.company, 60)} - {_plain(a.title, 80)}: {a.status}, "
-                  f"due {a.followup_due}" for a in d.due[:limit]]
-        lines += _tail(_more(len(d.due), limit, "(jobtracker applications --due)"))
-        lines.append("")
-    if d.set_aside or d.boards:
-        lines.append("What failed")
-        if d.set_aside:
-            lines.append(f"  units set aside after {3} failures: {_sets_aside(d)}")
-        lines += [f"  board {_plain(b.board, 60)}: {_plain(b.error, 200)}"
-                  for b in d.boards[:limit]]
-        lines += _tail(_more(len(d.boards), limit, "boards"))
-        lines.append("")
-    if d.empty:
+    if p.empty:
         lines += ["Nothing new.", ""]
     return "\n".join(lines).rstrip() + "\n"
 
 
-def _tail(line: str | None) -> list[str]:
-    return [f"  {line}"] if line else []
-
-
-def _match_label(m: MatchItem, escape: Callable[[str | None, int], str]) -> str:
-    where = f" ({escape(m.location, 60)})" if m.location else ""
-    known = f"; {escape(m.contacts, 200)}" if m.contacts else ""   # docs/contacts.md
-    return f"{escape(m.company, 60)} - {escape(m.title, 100)}{where}{known}"
-
-
 # --- Markdown ----------------------------------------------------------------------------
 
+def _md_piece(piece: Piece) -> str:
+    match piece:
+        case Field(text, limit):
+            return md(text, limit)
+        case Place(text, limit):
+            link = safe_url(text)
+            return f"<{link}>" if link else md(text, limit)
+        case Name(text):
+            return md_name(text)
+        case Value(text):
+            return md_ours(text)
+        case Sep():
+            return " \\- "
+        case Ref(id):
+            return f"\\#{id}"
+        case Words(text):
+            return text
+        case PlainOnly():
+            return ""
+    raise TypeError(piece)
+
+
+def _md_of(pieces: Iterable[Piece]) -> str:
+    return "".join(_md_piece(p) for p in pieces)
+
+
 def markdown(d: Digest, limit: int = LIMIT) -> str:
-    out = ["# jobtracker digest", "", md_ours(_window(d)), ""]
-
-    def section(title: str, items: Iterable[str], more: str | None) -> None:
-        out.extend([f"## {title}", ""])
-        out.extend(f"- {item}" for item in items)
-        if more:
-            out.append(f"- {md_ours(more)}")
+    p = plan(d, limit)
+    out = ["# jobtracker digest", "", md_ours(p.window), ""]
+    for section in p.sections:
+        out.extend([f"## {_md_of(section.title)}", ""])
+        for row in section.rows:
+            lead = ""
+            if row.lead:
+                score = f" {row.lead.score:.2f}" if row.lead.score is not None else ""
+                lead = f"**{md_ours(row.lead.word)}**{score} "
+            link = f" <{row.link}>" if row.link else ""
+            out.append(f"- {lead}{_md_of(row.body)}{link}")
+        if section.more:
+            out.append(f"- {md_ours(section.more)}")
         out.append("")
-
-    if d.matches:
-        section(f"New matches ({len(d.matches):,}, {d.min_verdict} or better)",
-                (f"**{m.verdict}** {m.score:.2f} {_match_label(m, md)}"
-                 + (f" <{m.url}>" if safe_url(m.url) else "") for m in d.matches[:limit]),
-                _more(len(d.matches), limit, "(jobtracker matches)"))
-    if d.interviews:
-        section(f"Interviews in the next 7 days ({len(d.interviews):,})",
-                (f"**{md_ours(_interview_day(d, i))}** {md(i.company, 60)} \\- {md(i.title, 80)}"
-                 + (f" \\- {_md_where(i.where)}" if i.where else "")
-                 for i in d.interviews[:limit]),
-                _more(len(d.interviews), limit, "(jobtracker interviews)"))
-    if d.proposals:
-        section(f"Proposals waiting ({len(d.proposals):,}: {_kinds(d, md_name)})",
-                (f"\\#{p.id} {md_name(p.kind)}: {md(p.summary)}" for p in d.proposals[:limit]),
-                _more(len(d.proposals), limit, "(jobtracker proposals)"))
-    if d.due:
-        section(f"Follow-ups due ({len(d.due):,})",
-                (f"{md(a.company, 60)} \\- {md(a.title, 80)}: {md_name(a.status)}, due "
-                 f"{md_ours(a.followup_due)}" for a in d.due[:limit]),
-                _more(len(d.due), limit, "(jobtracker applications --due)"))
-    if d.set_aside or d.boards:
-        items = ([f"units set aside: {_sets_aside(d, md_name)}"] if d.set_aside else [])
-        items += [f"board {md(b.board, 60)}: {md(b.error, 200)}" for b in d.boards[:limit]]
-        section("What failed", items, _more(len(d.boards), limit, "boards"))
-    if d.empty:
+    if p.empty:
         out += ["Nothing new.", ""]
     return "\n".join(out).rstrip() + "\n"
-
-
-def _md_where(where: str) -> str:
-    link = safe_url(where)
-    return f"<{link}>" if link else md(where, 200)
 
 
 # --- HTML mail ---------------------------------------------------------------------------
@@ -243,45 +382,45 @@ def _a(url: str | None, label: str) -> str:
     return f'<a href="{html.escape(link, quote=True)}">{label}</a>' if link else label
 
 
+def _html_piece(piece: Piece) -> str:
+    match piece:
+        case Field(text, limit) | Name(text, limit):
+            return h(text, limit)
+        case Place(text, limit):
+            return _a(text, h(text, limit))
+        case Value(text):
+            return h(text)
+        case Sep():
+            return " - "
+        case Ref(id):
+            return f"#{id}"
+        case Words(text):
+            return html.escape(text, quote=True)
+        case PlainOnly():
+            return ""
+    raise TypeError(piece)
+
+
 def html_mail(d: Digest, limit: int = LIMIT) -> str:
+    p = plan(d, limit)
     out = ['<!DOCTYPE html>', '<html><head><meta charset="utf-8">',
-           f"<title>{h(subject(d), 200)}</title></head>", f'<body style="{_STYLE}">',
+           f"<title>{h(p.subject, 200)}</title></head>", f'<body style="{_STYLE}">',
            "<h1 style=\"font-size: 18px\">jobtracker digest</h1>",
-           f"<p>{h(_window(d), 200)}</p>"]
-
-    def section(title: str, items: Iterable[str], more: str | None) -> None:
-        out.append(f'<h2 style="font-size: 16px">{h(title, 200)}</h2>')
+           f"<p>{h(p.window, 200)}</p>"]
+    for section in p.sections:
+        out.append(f'<h2 style="font-size: 16px">{h(_text_of(section.title), 200)}</h2>')
         out.append("<ul>")
-        out.extend(f"<li>{item}</li>" for item in items)
-        if more:
-            out.append(f"<li>{h(more, 200)}</li>")
+        for row in section.rows:
+            lead = ""
+            if row.lead:
+                score = f" {row.lead.score:.2f}" if row.lead.score is not None else ""
+                lead = f"<b>{h(row.lead.word)}</b>{score} "
+            body = "".join(_html_piece(piece) for piece in row.body)
+            out.append(f"<li>{lead}{_a(row.link, body)}</li>")
+        if section.more:
+            out.append(f"<li>{h(section.more, 200)}</li>")
         out.append("</ul>")
-
-    if d.matches:
-        section(f"New matches ({len(d.matches):,}, {d.min_verdict} or better)",
-                (f"<b>{h(m.verdict)}</b> {m.score:.2f} "
-                 f"{_a(m.url, _match_label(m, h))}" for m in d.matches[:limit]),
-                _more(len(d.matches), limit, "(jobtracker matches)"))
-    if d.interviews:
-        section(f"Interviews in the next 7 days ({len(d.interviews):,})",
-                (f"<b>{h(_interview_day(d, i))}</b> {h(i.company, 60)} - {h(i.title, 80)}"
-                 + (f" - {_a(i.where, h(i.where, 200))}" if i.where else "")
-                 for i in d.interviews[:limit]),
-                _more(len(d.interviews), limit, "(jobtracker interviews)"))
-    if d.proposals:
-        section(f"Proposals waiting ({len(d.proposals):,}: {_kinds(d)})",
-                (f"#{p.id} {h(p.kind, 30)}: {h(p.summary)}" for p in d.proposals[:limit]),
-                _more(len(d.proposals), limit, "(jobtracker proposals)"))
-    if d.due:
-        section(f"Follow-ups due ({len(d.due):,})",
-                (f"{h(a.company, 60)} - {h(a.title, 80)}: {h(a.status)}, due "
-                 f"{h(a.followup_due)}" for a in d.due[:limit]),
-                _more(len(d.due), limit, "(jobtracker applications --due)"))
-    if d.set_aside or d.boards:
-        items = [f"units set aside: {h(_sets_aside(d), 200)}"] if d.set_aside else []
-        items += [f"board {h(b.board, 60)}: {h(b.error, 200)}" for b in d.boards[:limit]]
-        section("What failed", items, _more(len(d.boards), limit, "boards"))
-    if d.empty:
+    if p.empty:
         out.append("<p>Nothing new.</p>")
     out.append("</body></html>")
     return "\n".join(out) + "\n"

@@ -27,6 +27,7 @@ from jobtracker.clock import now_iso
 from jobtracker.config import Config, NotifyConfig, Profile
 from jobtracker.notify import archive, message, record
 from jobtracker.notify.digest import Digest, build
+from jobtracker.run.setup import config_of
 from jobtracker.secrets import Redactor
 from jobtracker.store import StoreError
 from jobtracker.workers.reporters import ascii_line
@@ -180,7 +181,7 @@ def after_run(ws: Workspace, out: TextIO | None = None) -> None:
     own exit code stands (docs/notify.md)."""
     out = out or sys.stdout
     try:
-        config = ws.config()
+        config = config_of(ws)
         if config.notify is None:
             return
         report = asyncio.run(send_digest(ws.home, config, ws.profile(), now=now_iso()))

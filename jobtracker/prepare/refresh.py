@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from jobtracker import files, proposals
 from jobtracker.config import RenderConfig
-from jobtracker.prepare.answers import Answers, load_answers
+from jobtracker.prepare.answer_bank import Answers, load_answers
 from jobtracker.prepare.documents import Documents
 from jobtracker.prepare.forms import Form, reader_of
 from jobtracker.prepare.run import (

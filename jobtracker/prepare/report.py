@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from jobtracker.clock import now_iso
 from jobtracker.config import RenderConfig, load_profile
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.prepare.forms import STANDARD, reader_of
 from jobtracker.prepare.packet import waiting_line
 from jobtracker.text import one_line

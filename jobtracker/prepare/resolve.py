@@ -26,7 +26,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from jobtracker.prepare.answers import Answers, words
+from jobtracker.prepare.answer_bank import Answers, words
 from jobtracker.prepare.forms import (
     FILE_TYPE,
     KNOWN_TYPES,

@@ -22,7 +22,7 @@ from jobtracker import files, proposals, secrets, store
 from jobtracker.config import ConfigError, Profile, RenderConfig, load_sources
 from jobtracker.contacts.people import Directory, summary
 from jobtracker.postings import download
-from jobtracker.prepare.answers import Answers
+from jobtracker.prepare.answer_bank import Answers
 from jobtracker.prepare.coverage import FILE as coverage_file
 from jobtracker.prepare.coverage import Coverage, coverage, keywords_of
 from jobtracker.prepare.documents import (

@@ -21,7 +21,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from jobtracker.run.clock import now_iso, run_id
+    from jobtracker.run.ids import now_iso, run_id
     from jobtracker.run.ledger import MAX_FAILURES, live_set_aside
     from jobtracker.run.queue import TaskState, choose, survey
     from jobtracker.run.run import (
@@ -37,7 +37,7 @@ if TYPE_CHECKING:
 
 # Public name → the part that defines it.
 _PARTS = {
-    "now_iso": "clock", "run_id": "clock",
+    "now_iso": "ids", "run_id": "ids",
     "MAX_FAILURES": "ledger", "live_set_aside": "ledger",
     "TaskState": "queue", "choose": "queue", "survey": "queue",
     "Run": "run", "RunResult": "run", "dry_run": "run", "filtered_counts": "run",

@@ -21,7 +21,7 @@ from jobtracker.run import run
 from jobtracker.run.exits import EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
 from jobtracker.run.queue import TaskState, choose
 from jobtracker.run.run import RunResult
-from jobtracker.run.setup import RunOptions, Setup, load_setup
+from jobtracker.run.setup import RunOptions, Setup, config_of, load_setup
 from jobtracker.store import StoreError
 from jobtracker.workers.calltotals import CallTotals
 from jobtracker.workers.events import Event, Reporter, StageFinished
@@ -180,7 +180,7 @@ def prepare_after_run(ws: Workspace, out: TextIO | None = None) -> None:
     from jobtracker.prepare.report import log_lines, run_prepare
 
     try:
-        config = ws.config()
+        config = config_of(ws)
         top = config.prepare.top
         lines = run_prepare(ws.home, ws.db, top, [], config.render) if top > 0 else []
     except (ConfigError, StoreError) as exc:

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 import aiosqlite
 
 from jobtracker import store
-from jobtracker.run.clock import now_iso
+from jobtracker.clock import now_iso
 from jobtracker.run.database import Database
 from jobtracker.secrets import redact
 from jobtracker.tasks import Context, Task, Unit

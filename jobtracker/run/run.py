@@ -28,13 +28,14 @@ import aiosqlite
 from opentelemetry import trace
 
 from jobtracker import files, store, tracker
+from jobtracker.clock import now, now_iso
 from jobtracker.lease import Lease
 from jobtracker.llm.client import LLMClient
 from jobtracker.llm.local import run_client
 from jobtracker.ranking import matches, scoring
-from jobtracker.run.clock import now, now_iso, run_id
 from jobtracker.run.database import Database
 from jobtracker.run.feeder import Budget, Feeder
+from jobtracker.run.ids import run_id
 from jobtracker.run.ledger import Ledger
 from jobtracker.run.queue import TaskState, bring_in, choose, survey, survey_between_runs
 from jobtracker.run.setup import RunOptions, Setup

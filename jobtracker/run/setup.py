@@ -1,4 +1,8 @@
-"""A workspace's settings for one command: loaded and checked once, overrides applied."""
+"""A workspace's settings for one command: loaded and checked once, overrides applied.
+
+The one wiring point: the files checked against a registry (config.yaml's task sections
+and plugins.yaml against the tasks, sources.yaml against the sources) are read here, the
+registry imported when asked; Workspace itself holds paths and file loading only."""
 
 from __future__ import annotations
 
@@ -6,8 +10,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from jobtracker import config as cfg
 from jobtracker import files
-from jobtracker.config import Config, Profile, expand_path, normalize_llm_url
+from jobtracker.config import Config, Profile, Sources, expand_path, normalize_llm_url
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
@@ -50,6 +55,27 @@ class Setup:
                        texts=texts, reask_stale_prompts=self.reask_stale_prompts)
 
 
+def config_of(ws: Workspace) -> Config:
+    """config.yaml, its task sections checked against the registered tasks."""
+    from jobtracker.tasks import ordered  # every task's module: imported when asked
+
+    return cfg.load_config(ws / "config.yaml", ordered())
+
+
+def sources_of(ws: Workspace) -> Sources:
+    """sources.yaml, each board checked against the registered sources."""
+    from jobtracker.sources import REGISTRY
+
+    return cfg.load_sources(ws / "sources.yaml", REGISTRY)
+
+
+def plugins_of(ws: Workspace) -> dict[str, bool]:
+    """Which registered tasks plugins.yaml switches on."""
+    from jobtracker.tasks import ordered
+
+    return cfg.load_plugins(ws / "plugins.yaml", ordered())
+
+
 def read_input(path: Path) -> str | None:
     """An input file of the workspace (resume.md, keywords.yaml, ...) through the one
     reader, a link followed (a dotfiles folder); None when missing. ConfigError naming
@@ -77,7 +103,7 @@ def check_inputs(home: Path) -> None:
 
 def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
     """Read config, profile and plugins (ConfigError on a bad file); apply overrides."""
-    config = ws.config()
+    config = config_of(ws)
     if options.llm_url:   # a server named for this run wins over the file's llm.gguf
         config = replace(config, llm=replace(config.llm, url=normalize_llm_url(options.llm_url),
                                              gguf=None))
@@ -89,7 +115,7 @@ def load_setup(ws: Workspace, options: RunOptions = RunOptions()) -> Setup:
         config = replace(config, concurrency=options.concurrency)
     from jobtracker.tasks import ordered  # every task's module: only for a run's setup
 
-    tasks = ordered(ws.plugins())
+    tasks = ordered(plugins_of(ws))
     if options.task is not None and options.task not in {t.name for t in tasks}:
         known = ", ".join(t.name for t in tasks) or "none"
         raise ConfigError(ws.home / "plugins.yaml",

@@ -32,7 +32,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from jobtracker import proposals
-from jobtracker.prepare.answers import parse_answers
+from jobtracker.prepare.answer_bank import parse_answers
 from jobtracker.prepare.forms import Field, Form
 from jobtracker.prepare.resolve import free_text, resolve_field
 from jobtracker.resume import KEYWORDS, RESUME, text_hash

@@ -10,6 +10,7 @@ from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 
 from jobtracker.cli import main
 from jobtracker.cli.add import appended, recognise, shapes
+from jobtracker.run.setup import sources_of
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import Workspace
 
@@ -68,7 +69,7 @@ def test_each_recognised_shape_is_added_and_loads(ws: Workspace, capsys, url: st
     (ws / "sources.yaml").write_text(text, encoding="utf-8")
     code, out, _ = add(ws, capsys, url)
     assert code == 0 and f"added {ats}:{token}" in out
-    boards = ws.sources().boards
+    boards = sources_of(ws).boards
     assert (boards[-1].ats, boards[-1].token) == (ats, token)
     assert (ws / "sources.yaml").read_text(encoding="utf-8").startswith(
         text.split("\n\nfeeds:")[0])
@@ -82,8 +83,8 @@ def test_the_file_keeps_every_byte_and_gains_one_line(ws: Workspace, capsys) -> 
     new = '  - {ats: lever, token: plaid, company: "Plaid, Inc."}\n'
     assert after == SOURCES_TEXT.replace("    company: Linear\n",
                                          "    company: Linear\n" + new)
-    assert ws.sources().boards[-1].company == "Plaid, Inc."
-    assert ws.sources().feeds[0].name == "remote"
+    assert sources_of(ws).boards[-1].company == "Plaid, Inc."
+    assert sources_of(ws).feeds[0].name == "remote"
 
 
 def test_a_listed_board_is_refused_and_nothing_changes(ws: Workspace, capsys) -> None:
@@ -158,14 +159,14 @@ def test_a_missing_sources_file_is_created(ws: Workspace, capsys) -> None:
     (ws / "sources.yaml").unlink(missing_ok=True)
     code, _, _ = add(ws, capsys, "https://acme.wd5.myworkdayjobs.com/External")
     assert code == 0
-    [board] = ws.sources().boards
+    [board] = sources_of(ws).boards
     assert (board.ats, board.token, board.company) == ("workday", "acme.wd5/External", "Acme")
 
 
 def test_an_eu_lever_board_gets_the_eu_address(ws: Workspace, capsys) -> None:
     (ws / "sources.yaml").write_text("boards: []\n", encoding="utf-8")
     add(ws, capsys, "https://jobs.eu.lever.co/acme")
-    [board] = ws.sources().boards
+    [board] = sources_of(ws).boards
     assert board.url == "https://api.eu.lever.co/v0/postings/acme?mode=json"
     assert recognise("https://jobs.lever.co/acme").url is None
 

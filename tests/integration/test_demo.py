@@ -16,6 +16,7 @@ import pytest
 from jobtracker import store
 from jobtracker.cli import main as cli_main
 from jobtracker.demo import DEMO_FILES, MAILDIR
+from jobtracker.run.setup import config_of, plugins_of
 from jobtracker.workspace import Workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,12 +53,12 @@ def test_init_demo_creates_every_file_and_a_private_maildir(
         assert (home / name).is_file(), name
         assert f"created {home / name}" in out
     ws = Workspace(home)
-    config = ws.config()
+    config = config_of(ws)
     # The demo reads its own copy of the replies, never the user's mail.
     assert config.maildir == home / MAILDIR
     assert config.llm.url is None and config.llm.model == "jobtracker-demo"
     assert len(list((home / MAILDIR / "new").iterdir())) == 5
-    assert ws.plugins()["coverletter"] is True
+    assert plugins_of(ws)["coverletter"] is True
     assert "Sam Rivera" in (home / "resume.md").read_text()
 
 
@@ -127,7 +128,7 @@ def test_the_demo_ships_an_answer_bank_that_fills_a_packet(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     home = tmp_path / "demo"
     init_demo(home, capsys)
-    from jobtracker.prepare.answers import load_answers
+    from jobtracker.prepare.answer_bank import load_answers
 
     bank = load_answers(home / "answers.yaml")
     assert bank.get("identity.first_name") == "Sam"

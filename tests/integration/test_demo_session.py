@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main as cli_main
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 from tests.servers.model import ModelServer
 
@@ -68,7 +69,7 @@ def test_demo_with_llm_url_uses_that_server_and_its_first_model(
     # Whatever answers, the demo says where its folder stays and how to reopen it.
     assert f"reopen it with jobtracker-tui --demo --home {home}" in result.stderr
     assert len(asked) == 3 and {r.json["model"] for r in asked} == {"served-model"}
-    assert Workspace(home).config().llm.model == "served-model"
+    assert config_of(Workspace(home)).llm.model == "served-model"
 
 
 def test_demo_with_a_broken_config_exits_2_naming_the_file(tmp_path: Path) -> None:

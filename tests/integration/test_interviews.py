@@ -15,6 +15,7 @@ from icalendar import Calendar
 
 from jobtracker import store
 from jobtracker.cli import main
+from jobtracker.run.setup import config_of
 from jobtracker.tasks.base import Context
 from jobtracker.tasks.inbox import InboxTask
 from jobtracker.workspace import Workspace
@@ -55,7 +56,7 @@ async def _mail(ws: Workspace, key: str, body: str, sent: str, state: str,
                 "INSERT INTO messages (key, content_hash, sender, subject, sent_at, body, "
                 "company, posting_id, first_seen) VALUES (?, ?, 'Rita <rita@acme.test>', "
                 "'Interview', ?, ?, 'Acme', 1, ?)", (key, key, sent, body, NOW))
-        ctx = Context(home=ws.home, config=ws.config(), profile=ws.profile(), now=NOW)
+        ctx = Context(home=ws.home, config=config_of(ws), profile=ws.profile(), now=NOW)
         (unit,) = await TASK.pending(conn, ctx, subject=key)
         answer = {"evidence": body[:300], "state": state, "summary": "a time",
                   "interview": {"quote": "", "start": "", "end": "", "minutes": 0,

@@ -14,6 +14,7 @@ import pytest
 from jobtracker import cli, store
 from jobtracker.mail.maildir import sync_maildir
 from jobtracker.ranking import scoring
+from jobtracker.run.setup import config_of
 from jobtracker.tasks.base import Context
 from jobtracker.tasks.inbox import InboxTask
 from jobtracker.workspace import Workspace
@@ -42,7 +43,7 @@ def receive(ws: Workspace, subject: str, body: str) -> int:
         async with store.connect(ws.db) as conn:
             await scoring.rescore(conn, ws.profile(), NOW)
             await sync_maildir(conn, maildir, NOW)
-            ctx = Context(home=ws.home, config=ws.config(), profile=ws.profile(), now=NOW)
+            ctx = Context(home=ws.home, config=config_of(ws), profile=ws.profile(), now=NOW)
             (unit,) = await TASK.pending(conn, ctx)
             answer = {"evidence": body[:200], "state": "interview_request",
                       "summary": "an invitation",

@@ -14,6 +14,7 @@ from jobtracker.config import Board, load_sources
 from jobtracker.postings.alerts import AlertSettings
 from jobtracker.postings.fetch import fetch_all, make_client
 from jobtracker.postings.probe import MAX_TOKENS, PROBE_ATS, find_boards, tokens
+from jobtracker.run.setup import config_of, sources_of
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import Workspace
 from tests.unit.mail_samples import build_maildir
@@ -41,7 +42,7 @@ def world(tmp_path: Path, server: BoardServer) -> tuple[Workspace, BoardServer, 
 async def fetch(ws: Workspace, settings: AlertSettings, now: str) -> list[object]:
     said: list[object] = []
     async with store.connect(ws.db) as conn, make_client() as client:
-        await fetch_all(conn, ws.sources(), client, clock=lambda: now, alert_mail=settings,
+        await fetch_all(conn, sources_of(ws), client, clock=lambda: now, alert_mail=settings,
                         on_board_done=said.append)
     return said
 
@@ -135,7 +136,7 @@ async def test_a_rejected_board_is_not_proposed_again(
         (found,) = await proposals.list_proposals(conn, ws.home)
         await proposals.reject(conn, [found.id], NOW, ws.home)
     async with store.connect(ws.db) as conn, make_client() as client:
-        result = await find_boards(conn, client, ws.sources(), "2026-12-20T08:00:00Z", limit=5,
+        result = await find_boards(conn, client, sources_of(ws), "2026-12-20T08:00:00Z", limit=5,
                                    address=settings.probe_address)  # type: ignore[arg-type]
         assert result is not None and result.proposed == []
         assert [p.state for p in await proposals.list_proposals(conn, ws.home)] == ["rejected"]
@@ -187,4 +188,4 @@ def test_the_docs_say_what_probing_reveals_and_config_turns_it_off(tmp_path: Pat
     ws = Workspace(tmp_path / "home")
     ws.init()
     (ws.home / "config.yaml").write_text("alerts: {probe_companies: 0}\n")
-    assert ws.config().alerts.probe_companies == 0
+    assert config_of(ws).alerts.probe_companies == 0

@@ -10,7 +10,7 @@ import json
 import pytest
 
 from jobtracker import cli, proposals, store
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.prepare.run import prepare
 from jobtracker.workspace import Workspace
 from tests import prepare_world

@@ -17,6 +17,7 @@ from servers.boards import BoardServer
 
 from jobtracker import sources
 from jobtracker.cli import main
+from jobtracker.run.setup import sources_of
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 from tests.db import raw_connect
@@ -76,7 +77,7 @@ def boards(ws: Workspace, line: str) -> None:
 def test_sources_yaml_accepts_the_toy_by_name(toy: ModuleType, ws: Workspace) -> None:
     ws.init()
     boards(ws, "{ats: toyboard, token: acme, company: Acme}")
-    [board] = ws.sources().boards
+    [board] = sources_of(ws).boards
     assert (board.ats, board.name) == ("toyboard", "toyboard:acme")
 
 
@@ -85,7 +86,7 @@ def test_without_the_toy_module_its_name_is_refused(ws: Workspace) -> None:
     boards(ws, "{ats: toyboard, token: acme, company: Acme}")
     with pytest.raises(ConfigError, match=r"sources.yaml:2: boards\[0\].ats: unknown ATS "
                                           r"'toyboard'"):
-        ws.sources()
+        sources_of(ws)
 
 
 def test_fetch_reads_the_toy_board_and_stores_its_postings(
@@ -113,6 +114,6 @@ def test_add_recognises_the_toy_careers_page_and_lists_its_shape(
     (ws.home / "sources.yaml").write_text("boards: []\n")
     code = main(["--home", str(ws.home), "add", "https://jobs.toyboard.example/acme-labs"])
     assert code == 0 and "added toyboard:acme-labs (Acme Labs)" in capsys.readouterr().out
-    assert [b.name for b in ws.sources().boards] == ["toyboard:acme-labs"]
+    assert [b.name for b in sources_of(ws).boards] == ["toyboard:acme-labs"]
     assert main(["--home", str(ws.home), "add", "https://example.org/careers"]) == 2
     assert "  jobs.toyboard.example/TOKEN  (toyboard)" in capsys.readouterr().err

@@ -20,6 +20,7 @@ from jobtracker import runner, tasks
 from jobtracker.cli import main
 from jobtracker.demo.httpserver import HTTPRequest
 from jobtracker.demo.model import DemoModelServer
+from jobtracker.run.setup import config_of
 from jobtracker.tasks.canned import DemoAnswer, Resume
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
@@ -136,14 +137,14 @@ def test_the_toy_is_in_work_dry_run(toy: ModuleType, tmp_path: Path,
 def test_config_accepts_the_toy_by_name_and_uses_its_declared_bound(
         toy: ModuleType, tmp_path: Path) -> None:
     ws = toy_workspace(tmp_path, None, 0)
-    assert ws.config().llm.max_tokens_for("toy") == 48          # declared by the task
+    assert config_of(ws).llm.max_tokens_for("toy") == 48          # declared by the task
     (ws.home / "config.yaml").write_text(
         "llm:\n  models: {toy: small}\n  max_tokens: {toy: 64}\n")
-    llm = ws.config().llm
+    llm = config_of(ws).llm
     assert (llm.max_tokens_for("toy"), llm.model_for("toy")) == (64, "small")
     (ws.home / "config.yaml").write_text("llm:\n  max_tokens: {toy: 64, nosuch: 64}\n")
     with pytest.raises(ConfigError, match=r"config.yaml:2: llm.max_tokens.nosuch: unknown key"):
-        ws.config()
+        config_of(ws)
     (ws.home / "config.yaml").write_text("")
     (ws.home / "plugins.yaml").write_text("tasks: {level: false, toy: false}\n")
     assert [t.name for t in runner.load_setup(ws).tasks] == ["judge", "inbox", "tailor",
@@ -154,7 +155,7 @@ def test_without_the_toy_module_its_name_is_refused(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path)
     (ws.home / "config.yaml").write_text("llm:\n  max_tokens: {toy: 64}\n")
     with pytest.raises(ConfigError, match=r"llm.max_tokens.toy: unknown key"):
-        ws.config()
+        config_of(ws)
 
 
 def test_config_checks_the_toys_own_setting_as_it_declares_it(
@@ -163,22 +164,22 @@ def test_config_checks_the_toys_own_setting_as_it_declares_it(
     ctx = runner.load_setup(ws).context("2026-12-01T00:00:00Z")
     assert toy.TASK.setting(ctx, "loudness") == 1                   # its declared default
     (ws.home / "config.yaml").write_text("toy:\n  loudness: 7\n")
-    assert ws.config().task_settings["toy"] == {"loudness": 7}
+    assert config_of(ws).task_settings["toy"] == {"loudness": 7}
     (ws.home / "config.yaml").write_text("toy:\n  loudness: 11\n")
     with pytest.raises(ConfigError, match=r"config.yaml:2: toy.loudness: must be a number "
                                           r"from 0 to 10"):
-        ws.config()
+        config_of(ws)
     (ws.home / "config.yaml").write_text("toy:\n  shyness: 1\n")
     with pytest.raises(ConfigError, match=r"config.yaml:2: toy.shyness: unknown key "
                                           r"\(expected one of: loudness\)"):
-        ws.config()
+        config_of(ws)
 
 
 def test_without_the_toy_module_its_section_is_refused(tmp_path: Path) -> None:
     ws = make_workspace(tmp_path)
     (ws.home / "config.yaml").write_text("toy:\n  loudness: 7\n")
     with pytest.raises(ConfigError, match=r"config.yaml:1: toy: unknown key"):
-        ws.config()
+        config_of(ws)
 
 
 def test_model_check_asks_the_toys_items_and_scores_its_declared_field(

@@ -30,6 +30,7 @@ from pathlib import Path
 from jobtracker import store
 from jobtracker.cli import main
 from jobtracker.notify.digest import build
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
 from tests.perf import bench_tracker
@@ -107,7 +108,7 @@ def main_bench() -> None:
             "llm: {url: null}\nnotify:\n  to: [file, email]\n"
             "  email: {to: ada@example.org, host: 127.0.0.1, tls: false}\n")
         seed(ws)
-        config, profile = ws.config(), ws.profile()
+        config, profile = config_of(ws), ws.profile()
 
         async def read() -> int:
             async with store.connect(ws.db) as conn:

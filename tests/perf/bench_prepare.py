@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from jobtracker import cli
 from jobtracker.clock import now_iso
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.prepare.resolve import resolve
 from jobtracker.prepare.run import prepare
 from jobtracker.sources.greenhouse import parse_form as parse_greenhouse

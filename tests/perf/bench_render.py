@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 from jobtracker import cli, proposals, store
 from jobtracker.clock import now_iso
 from jobtracker.config import RenderConfig
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.prepare.run import prepare
 from jobtracker.workspace import Workspace
 from tests.perf.bench_prepare import TEAMS, sixty_questions

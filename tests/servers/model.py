@@ -87,7 +87,7 @@ from typing import Any
 
 import pytest
 
-from jobtracker.demo.answers import instance_of, requested_schema
+from jobtracker.demo.canned_answers import instance_of, requested_schema
 from jobtracker.demo.httpserver import HTTPRequest, error_body, http_response
 from jobtracker.demo.model import OpenAIServer
 

@@ -19,6 +19,7 @@ from textual.app import App
 from jobtracker import store
 from jobtracker.demo.session import demo_session
 from jobtracker.postings.fetch import fetch_workspace
+from jobtracker.run.setup import sources_of
 from jobtracker.runner import load_setup
 from jobtracker.workers.events import JobFinished, StageFinished
 from jobtracker.workers.loop import JobLoop
@@ -196,7 +197,7 @@ async def test_the_progress_line_at_80_columns_cuts_no_task_name() -> None:
 def test_the_demo_fetch_reads_the_demos_own_boards_on_loopback(tmp_path: Path) -> None:
     with demo_session(str(tmp_path / "demo")) as session:
         assert session.boards is not None
-        local = session.boards.localize(session.ws.sources())
+        local = session.boards.localize(sources_of(session.ws))
         urls = [b.url for b in local.boards] + [f.url for f in local.feeds]
         assert urls and all(url and url.startswith("http://127.0.0.1:") for url in urls)
         results = asyncio.run(fetch_workspace(session.ws.db, local))

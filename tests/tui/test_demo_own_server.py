@@ -11,6 +11,7 @@ from pathlib import Path
 
 from jobtracker.demo import DEMO_MODEL
 from jobtracker.demo.session import demo_session
+from jobtracker.run.setup import config_of
 from jobtracker.runner import RunOptions, load_setup
 from jobtracker.workspace import Workspace
 from tests.servers.model import ModelServer
@@ -24,7 +25,7 @@ def test_llm_url_on_an_existing_demo_folder_asks_the_servers_model(
     # First the demo with its own model: config.yaml names jobtracker-demo.
     with demo_session(str(home), out=io.StringIO()) as session:
         assert session.demo_model
-    assert Workspace(home).config().llm.model == DEMO_MODEL
+    assert config_of(Workspace(home)).llm.model == DEMO_MODEL
     with ModelServer(models=("served-model", "other")) as server:
         code = main(["--demo", "--run", "--home", str(home), "--budget", "3",
                      "--llm-url", server.url])
@@ -32,7 +33,7 @@ def test_llm_url_on_an_existing_demo_folder_asks_the_servers_model(
     assert code == 0
     assert len(asked) == 3 and {r.json["model"] for r in asked} == {"served-model"}
     # The folder's own file is left as it was: the override is for the session.
-    assert Workspace(home).config().llm.model == DEMO_MODEL
+    assert config_of(Workspace(home)).llm.model == DEMO_MODEL
 
 
 def test_the_session_names_the_model_and_the_app_labels_the_server(tmp_path: Path) -> None:

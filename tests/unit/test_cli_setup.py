@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from jobtracker.cli import main
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
+from jobtracker.run.setup import config_of, plugins_of, sources_of
 from jobtracker.sources import REGISTRY
 from jobtracker.workspace import TEMPLATE_FILES, Workspace
 
@@ -33,13 +34,13 @@ def test_init_templates_are_valid_configuration(tmp_path: Path) -> None:
     """The commented examples `init` writes must load without an error."""
     ws = Workspace(tmp_path / "ws")
     ws.init()
-    config = ws.config()
+    config = config_of(ws)
     assert config.concurrency == 4
     assert config.llm.url == "http://localhost:11434/v1"
     profile = ws.profile()
     assert profile.levels == ("senior", "staff")
-    assert ws.sources().boards[0].ats == "greenhouse"
-    assert ws.plugins()["coverletter"] is False
+    assert sources_of(ws).boards[0].ats == "greenhouse"
+    assert plugins_of(ws)["coverletter"] is False
 
 
 # A commented example line: `# key: value`, `#   nested: value`, `# - item`. Prose
@@ -65,11 +66,11 @@ def test_every_commented_example_loads_once_uncommented(tmp_path: Path) -> None:
             if uncommented(before) != before:
                 changed.append(name)
     assert {"config.yaml", "sources.yaml", "answers.yaml"} <= set(changed)
-    config = ws.config()
+    config = config_of(ws)
     assert config.llm.models == {"tailor": "qwen3:32b"} and config.maildir is not None
-    assert len(ws.sources().boards) > 1 and ws.sources().feeds
+    assert len(sources_of(ws).boards) > 1 and sources_of(ws).feeds
     ws.profile()
-    ws.plugins()
+    plugins_of(ws)
     answers = load_answers(ws / "answers.yaml")
     assert answers.values["identity.first_name"] == "Ada"
 

@@ -82,7 +82,7 @@ JSON_ALLOWED = {
     ("jobtracker/proposals/status.py", "_payload"): DATABASE,
     ("jobtracker/learning/learn.py", "_earlier"): DATABASE,
     ("tui/data.py", "_strings"): DATABASE,
-    ("jobtracker/llm/answer.py", "_validator"): "a schema written in the code",
+    ("jobtracker/llm/response.py", "_validator"): "a schema written in the code",
     ("jobtracker/demo/model.py", "OpenAIServer.respond"): "the demo's own model server, "
                                                           "asked only by jobtracker",
 }

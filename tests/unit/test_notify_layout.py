@@ -44,3 +44,22 @@ def test_a_count_past_the_limit_is_said_in_the_digest_s_own_words() -> None:
     matches = [MatchItem(i, "good", 0.5, "Acme", f"Eng {i}", "", "") for i in range(3)]
     assert "- ... and 1 more (jobtracker matches)" in layout.markdown(digest(matches=matches),
                                                                         limit=2)
+
+
+def test_every_form_writes_the_one_plan_s_sections_in_its_order() -> None:
+    d = digest(matches=[MatchItem(1, "strong", 0.9, "Acme", "Eng", "", "http://a.example/j")],
+               proposals=[ProposalItem(7, "letter", "coverletter", "<i>x</i>", MADE)],
+               proposals_by_kind={"letter": 1},
+               due=[DueItem(1, 1, "Acme", "Eng", "applied", "2026-12-03")],
+               set_aside={"judge": 1})
+    plan = layout.plan(d)
+    titles = [layout._text_of(s.title) for s in plan.sections]
+    assert titles == ["New matches (1, good or better)", "Proposals waiting (1: letter 1)",
+                      "Follow-ups due (1)", "What failed"]
+    for form in (layout.text(d), layout.markdown(d), layout.html_mail(d)):
+        places = [form.index(title.split(" (")[0]) for title in titles]
+        assert places == sorted(places)
+    assert "<i>" not in layout.html_mail(d) and "&lt;i&gt;x&lt;/i&gt;" in layout.html_mail(d)
+    assert "\\<i\\>x\\</i\\>" in layout.markdown(d)
+    assert "units set aside after 3 failures: judge 1" in layout.text(d)
+    assert '<a href="http://a.example/j">Acme - Eng</a>' in layout.html_mail(d)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from jobtracker.prepare.answers import Answers, Question
+from jobtracker.prepare.answer_bank import Answers, Question
 from jobtracker.prepare.forms import STANDARD, Field, Form
 from jobtracker.prepare.resolve import choose, resolve, resolve_field
 

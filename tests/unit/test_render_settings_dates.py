@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from jobtracker.render.settings import LONG, SHORT, DateStyle
+from jobtracker.run.setup import config_of
 from jobtracker.workspace import Workspace
 from jobtracker.yamlfile import ConfigError
 
@@ -17,7 +18,7 @@ def dates_of(tmp_path: Path, yaml: str) -> DateStyle:
     ws = Workspace(tmp_path / "home")
     ws.init()
     (ws.home / "config.yaml").write_text(yaml)
-    return ws.config().render.dates
+    return config_of(ws).render.dates
 
 
 def test_english_short_months_and_present_by_default(tmp_path: Path) -> None:

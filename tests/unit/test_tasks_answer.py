@@ -165,7 +165,7 @@ def test_limits_come_from_the_label_and_a_long_draft_is_cut_at_a_sentence() -> N
 
 async def test_accepting_a_draft_puts_it_into_the_packet_as_source_proposal(
         tmp_path: Path) -> None:
-    from jobtracker.prepare.answers import parse_answers
+    from jobtracker.prepare.answer_bank import parse_answers
     from jobtracker.prepare.run import packet_for, posting_rows
 
     home = tmp_path / "home"

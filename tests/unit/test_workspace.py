@@ -3,6 +3,8 @@ variables expanded."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -28,3 +30,19 @@ def test_home_expands_tilde_and_variables(monkeypatch: pytest.MonkeyPatch, tmp_p
     monkeypatch.setenv("HOME", str(tmp_path))
     monkeypatch.setenv("WHERE", "jobs")
     assert resolve_home("~/$WHERE") == tmp_path / "jobs"
+
+
+def test_importing_the_workspace_loads_no_task_and_no_source(tmp_path: Path) -> None:
+    # In a fresh interpreter: Workspace is paths and file loading; the registries are
+    # the run's setup's to import (jobtracker/run/setup.py), when a file is checked.
+    # pyproject's contract "Workspace holds paths and file loading" keeps them out of
+    # workspace.py altogether, in-function imports included.
+    probe = ("import sys\nfrom jobtracker.workspace import Workspace\n"
+             "print(sorted(m for m in sys.modules if m.split('.')[:2] in "
+             "(['jobtracker', 'tasks'], ['jobtracker', 'sources'], ['jobtracker', 'run'])))\n"
+             "from jobtracker.run.setup import sources_of\n"
+             "sources_of(Workspace(__import__('pathlib').Path(sys.argv[1])))\n"
+             "print('jobtracker.sources' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", probe, str(tmp_path)],
+                          capture_output=True, text=True, check=True, timeout=60)
+    assert done.stdout.split("\n")[:2] == ["[]", "True"]

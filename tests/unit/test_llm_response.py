@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import math
 
-from jobtracker.llm.answer import MAX_TOKEN_COUNT, Timings, server_timings
+from jobtracker.llm.response import MAX_TOKEN_COUNT, Timings, server_timings
 
 
 def test_llama_cpp_timings_are_read() -> None:

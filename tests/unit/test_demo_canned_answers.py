@@ -11,7 +11,7 @@ import jsonschema
 import pytest
 
 from jobtracker.demo import data_text
-from jobtracker.demo.answers import fit
+from jobtracker.demo.canned_answers import fit
 from jobtracker.demo.model import DemoModelServer, demo_resume, keywords_from
 from jobtracker.tasks import inbox, judge, level
 from jobtracker.tasks.base import Unit

@@ -1,4 +1,5 @@
-"""The run's clock: the time it stores (`now_iso`, from jobtracker.clock) and its id."""
+"""A run's id: its folder's name under runs/. Also `now_iso` (jobtracker.clock's, the
+time a run stores) for `jobtracker.run.now_iso`."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker.prepare.answers import load_answers
+from jobtracker.prepare.answer_bank import load_answers
 from jobtracker.yamlfile import ConfigError
 
 CONTRACT_EXAMPLE = """\

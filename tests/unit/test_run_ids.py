@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from datetime import UTC, datetime
 
-from jobtracker.run.clock import run_id
+from jobtracker.run.ids import run_id
 
 
 def test_a_run_id_is_the_start_time_in_utc_and_the_process_id() -> None:
