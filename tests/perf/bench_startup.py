@@ -113,7 +113,7 @@ def main() -> None:
             target = TARGETS.get(name)
             line = (f"{name:>22}: {now:.3f} s (CPU {cpu[('now', name)]:.3f} s), "
                     f"{len(loaded[('now', name)])} modules, "
-                    f"heavy: {heavy(loaded[('now', name)]) or 'none'}")
+                    f"heavy: {heavy(loaded[('now', name)], name) or 'none'}")
             if target:
                 line += f" (target < {target} s: {'met' if now < target else 'NOT met'})"
             if "base" in trees:
