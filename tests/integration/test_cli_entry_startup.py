@@ -37,7 +37,8 @@ LAZY: dict[str, tuple[str, ...]] = {
                "jobtracker.alerts", "jobtracker.contacts", "jobtracker.prepare",
                "jobtracker.interviews", "jobtracker.mail"),
     # No model to ask: no HTTP client is made (certifi and anyio load with its TLS
-    # context and its close), no tracker, no matches query, no alert senders.
+    # context and its close), no tracker, no matches query, no alert senders; for
+    # `--run`, no digest channels when config.yaml has no `notify:`.
     "work": ("certifi", "anyio", "jobtracker.tracker", "jobtracker.ranking.matches",
              "jobtracker.alerts", "jobtracker.learning", "jobtracker.contacts",
              "jobtracker.postings"),
@@ -47,7 +48,8 @@ LAZY: dict[str, tuple[str, ...]] = {
     "matches": ("httpx", "jobtracker.tasks", "jobtracker.run.run", "jobtracker.llm",
                 "jobtracker.proposals", "jobtracker.workers", "jobtracker.alerts",
                 "jobtracker.postings", "jobtracker.prepare", "jobtracker.interviews"),
-    "jobtracker-tui --run": ("certifi", "anyio", "jobtracker.alerts"),
+    "jobtracker-tui --run": ("certifi", "anyio", "jobtracker.alerts", "jobtracker.notify",
+                             "jobtracker.channels"),
 }
 
 REPORT = """
