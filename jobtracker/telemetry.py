@@ -11,12 +11,13 @@ task's `apply`), never a company, a title or any free string.
 from __future__ import annotations
 
 import os
-from typing import Any
-
-from opentelemetry.metrics import MeterProvider, NoOpMeterProvider
-from opentelemetry.trace import NoOpTracerProvider, TracerProvider
+from typing import TYPE_CHECKING, Any
 
 from jobtracker.workers.events import CallFinished, Event, JobFailed, JobFinished, JobSkipped
+
+if TYPE_CHECKING:   # OpenTelemetry's API loads when a Telemetry is made (a run with work)
+    from opentelemetry.metrics import MeterProvider
+    from opentelemetry.trace import TracerProvider
 
 _OUTCOMES: dict[type[Event], str] = {
     JobFinished: "finished",
@@ -28,6 +29,9 @@ _OUTCOMES: dict[type[Event], str] = {
 class Telemetry:
     def __init__(self, tracer_provider: TracerProvider | None = None,
                  meter_provider: MeterProvider | None = None) -> None:
+        from opentelemetry.metrics import NoOpMeterProvider
+        from opentelemetry.trace import NoOpTracerProvider
+
         self.tracer = (tracer_provider or NoOpTracerProvider()).get_tracer("jobtracker")
         meter = (meter_provider or NoOpMeterProvider()).get_meter("jobtracker")
         self.units = meter.create_counter(

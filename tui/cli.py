@@ -18,7 +18,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TextIO
 
 from jobtracker.cli.base import (
     EXIT_USAGE,
@@ -87,16 +87,31 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
     if demo is not None and demo.model:
         options = replace(options, model=demo.model)
     if args.run:
-        from jobtracker.notify.send import after_run as send_digest
         from jobtracker.run.headless import after_run, run_work
 
         # Packets for the morning and learned suggestions, model or not (docs/prepare.md,
         # docs/learning.md); then the digest, when notify is set (docs/notify.md).
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
-                        finish=lambda out: after_run(ws, out) or send_digest(ws, out))
+                        finish=lambda out: after_run(ws, out) or _digest(ws, out))
     return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model,
                         demo=demo)
+
+
+def _digest(ws: Workspace, out: TextIO) -> None:
+    """The digest at the end of `--run` (notify.send's after_run), whose channels and
+    layout load only when config.yaml has `notify:`; a config.yaml that does not load
+    is said there, as before."""
+    from jobtracker.yamlfile import ConfigError
+
+    try:
+        if ws.config().notify is None:
+            return
+    except ConfigError:
+        pass
+    from jobtracker.notify.send import after_run as send_digest
+
+    send_digest(ws, out)
 
 
 def _interactive(args: argparse.Namespace, ws: Workspace, options: RunOptions, *,

@@ -9,17 +9,17 @@ loader before it replaces the file.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import re
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
-from jobtracker.config import Board
-from jobtracker.run.setup import sources_of
-from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text, scalar
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the settings and sources.yaml's editor load when `add` runs
+    from jobtracker.config import Board
+    from jobtracker.workspace import Workspace
 
 
 @dataclass(frozen=True)
@@ -89,6 +89,8 @@ def looks_like_feed(url: str) -> bool:
 
 def feed_hint(url: str) -> str:
     """How to add a feed, which `add` does not: its own list in sources.yaml."""
+    from jobtracker.sources.listfile import scalar
+
     return ("RSS, Atom and JSON feeds go under feeds: in sources.yaml, for example\n"
             f"  feeds:\n    - {{name: NAME, url: {scalar(url)}}}")
 
@@ -105,6 +107,12 @@ def unrecognised(url: str) -> str:
 
 @command("add", "add a board to sources.yaml from a careers or job URL", _configure)
 def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.config import Board
+    from jobtracker.run.setup import sources_of
+    from jobtracker.sources.listfile import add_board, appended, board_line, listed, read_text
+
     found = recognise(args.url)
     if found is None:
         print(unrecognised(args.url), file=sys.stderr)
@@ -142,4 +150,4 @@ def cmd_add(args: argparse.Namespace, ws: Workspace) -> int:
     return EXIT_OK
 
 
-__all__ = ["appended", "board_line", "recognise", "shapes"]   # its tests import appended
+__all__ = ["recognise", "shapes"]

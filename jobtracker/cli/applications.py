@@ -11,23 +11,19 @@ An unknown application id is exit 2 naming it; nothing stored changes then.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import csv
 import sys
 from datetime import date
 from typing import TYPE_CHECKING, Any
 
-from jobtracker import applications, clock, store
-from jobtracker.applications import NO_APPLICATION
+from jobtracker import clock
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
-from jobtracker.config import STATUSES
-from jobtracker.run.setup import config_of
 from jobtracker.text import clean_text, one_line
-from jobtracker.workspace import Workspace
 
 if TYPE_CHECKING:   # the tracker (and the proposal kinds it reaches) loads when a command runs
     from jobtracker import tracker
     from jobtracker.tracker.overview import Row
+    from jobtracker.workspace import Workspace
 
 COLUMNS = ("id", "posting", "company", "title", "status", "applied_at", "last_contact_at",
            "followup_due", "due", "url")
@@ -41,6 +37,8 @@ def today_arg(text: str) -> date:
 
 
 def status_arg(text: str) -> str:
+    from jobtracker.config import STATUSES  # the settings: once --status is given
+
     status = text.strip().lower()
     if status not in STATUSES:
         raise argparse.ArgumentTypeError(
@@ -79,16 +77,20 @@ def _listing_flags(parser: argparse.ArgumentParser, default: Any) -> None:
 
 def _today(args: argparse.Namespace, ws: Workspace) -> date:
     """--today, else the user's day (config.yaml's `timezone:`, else the system's)."""
+    from jobtracker.run.setup import config_of
     return getattr(args, "today", None) or clock.local_today(config_of(ws).timezone)
 
 
 @command("applications", "your applications: list, show ID, note ID TEXT", _configure)
 def cmd_applications(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
     return asyncio.run(_run(args, ws))
 
 
 async def _run(args: argparse.Namespace, ws: Workspace) -> int:
-    from jobtracker import tracker
+    from jobtracker import applications, store, tracker
+    from jobtracker.run.setup import config_of
 
     followup = config_of(ws).followup
     async with store.connect(ws.db) as conn:
@@ -167,6 +169,8 @@ def format_rows(rows: list[Row]) -> str:
 
 
 def format_timeline(found: tracker.Timeline) -> str:
+    from jobtracker.applications import NO_APPLICATION
+
     r = found.row
     head = [f"application {r.id}: {r.company} - {r.title}".rstrip(" -"),
             f"  status {r.status} · applied {_date(r.applied_at)} · last contact "
@@ -206,6 +210,8 @@ def _configure_stats(parser: argparse.ArgumentParser) -> None:
 @command("stats", "the funnel: statuses, replies, interviews, by source and resume",
          _configure_stats)
 def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
     summary = asyncio.run(_stats(ws, _today(args, ws)))
     if args.json:
         print_json(summary)
@@ -215,7 +221,8 @@ def cmd_stats(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 async def _stats(ws: Workspace, today: date) -> dict[str, Any]:
-    from jobtracker import tracker
+    from jobtracker import store, tracker
+    from jobtracker.run.setup import config_of
 
     followup = config_of(ws).followup
     async with store.connect(ws.db) as conn:

@@ -14,19 +14,18 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jobtracker.files import FileRefused
 from jobtracker.run.exits import EXIT_ALL_FAILED as EXIT_ALL_FAILED
 from jobtracker.run.exits import EXIT_CLOSED_PIPE as EXIT_CLOSED_PIPE
 from jobtracker.run.exits import EXIT_INTERRUPTED as EXIT_INTERRUPTED
 from jobtracker.run.exits import EXIT_OK as EXIT_OK
 from jobtracker.run.exits import EXIT_TERMINATED as EXIT_TERMINATED
 from jobtracker.run.exits import EXIT_USAGE as EXIT_USAGE
-from jobtracker.run.setup import RunOptions
-from jobtracker.store import StoreError
-from jobtracker.workspace import Workspace
-from jobtracker.yamlfile import ConfigError
+
+if TYPE_CHECKING:   # the settings, the store and yaml load when a command runs, not for --help
+    from jobtracker.run.setup import RunOptions
+    from jobtracker.workspace import Workspace
 
 # EXIT_* above: the exit codes, stated once in jobtracker/run/exits.py (the headless run
 # ends with them too); every command line takes them from here.
@@ -97,6 +96,8 @@ def run_options(args: argparse.Namespace, *, task: str | None = None,
                 continuous: bool = False) -> RunOptions:
     """The run a command line asked for: flags that a parser did not define count as
     unset, so `work`, `resolve`, `rank` and `jobtracker-tui` all build it here."""
+    from jobtracker.run.setup import RunOptions  # the settings: for a run, not for --help
+
     return RunOptions(
         task=task or getattr(args, "task", None), budget=getattr(args, "budget", None),
         concurrency=getattr(args, "concurrency", None), llm_url=getattr(args, "llm_url", None),
@@ -150,7 +151,7 @@ def print_json(value: object) -> None:
 # --- subcommands ---------------------------------------------------------------------
 
 Configure = Callable[[argparse.ArgumentParser], None]
-Run = Callable[[argparse.Namespace, Workspace], int]
+Run = Callable[[argparse.Namespace, "Workspace"], int]
 
 
 def _no_flags(parser: argparse.ArgumentParser) -> None:
@@ -183,6 +184,8 @@ def command(name: str, help: str, configure: Configure = _no_flags, *,
 def existing_workspace(ws: Workspace) -> Workspace:
     """`ws`, when its folder exists. Only `init` (and the demo) make a workspace: a typo
     in --home, or a first command before `init`, must not leave a new one behind."""
+    from jobtracker.yamlfile import ConfigError  # yaml: once a command runs
+
     if not ws.home.is_dir():
         raise ConfigError(ws.home, "no workspace here; create one with `jobtracker init` "
                                    "(or name another with --home DIR or $JOBTRACKER_HOME)")
@@ -208,6 +211,11 @@ def closed_pipe() -> int:
 def guarded(prog: str, body: Callable[[], int]) -> int:
     """Run a command's body; a configuration or database error is one line and exit 2,
     Ctrl-C is 130, a closed pipe is quiet. Shared by both command lines."""
+    # The errors' modules (the store, yaml) load when a command runs, not for --help.
+    from jobtracker.files import FileRefused
+    from jobtracker.store import StoreError
+    from jobtracker.yamlfile import ConfigError
+
     try:
         code = body()
         sys.stdout.flush()   # inside the try: a closed pipe shows here, not at exit

@@ -12,17 +12,17 @@ application (they are read from your mail, never copied).
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, print_json
 from jobtracker.clock import now_iso
-from jobtracker.contacts import people
-from jobtracker.contacts.csvfile import ContactsError, Reading, read_file
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the store, the CSV reader and the directory load when `contacts` runs
+    from jobtracker.contacts.csvfile import Reading
+    from jobtracker.workspace import Workspace
 
 IMPORT = "import"
 UNDATED_SHOWN = 5        # lines named when dates were not read
@@ -44,6 +44,8 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 @command("contacts", "the people you know at each company; import LinkedIn's "
          "Connections.csv", _configure)
 def cmd_contacts(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
     words = list(args.words)
     if words and words[0] == IMPORT:
         if len(words) != 2:
@@ -58,6 +60,11 @@ def cmd_contacts(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 def _import(path: Path, args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.contacts import people
+    from jobtracker.contacts.csvfile import ContactsError, read_file
+
     try:
         reading = read_file(path)
     except ContactsError as error:
@@ -100,11 +107,17 @@ def _read_lines(reading: Reading, path: Path) -> list[str]:
 
 
 async def _store(ws: Workspace, source: str, reading: Reading) -> tuple[int, int]:
+    from jobtracker import store
+    from jobtracker.contacts import people
+
     async with store.connect(ws.db) as conn, store.write(conn):
         return await people.replace(conn, source, reading.contacts, now_iso())
 
 
 async def _list(company: str, as_json: bool, ws: Workspace) -> int:
+    from jobtracker import store
+    from jobtracker.contacts import people
+
     async with store.connect(ws.db) as conn:
         directory = await people.Directory.load(conn)
         imports = await people.sources(conn)

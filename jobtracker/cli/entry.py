@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from jobtracker.cli import (
     add,
@@ -29,8 +30,15 @@ from jobtracker.cli import (
     sources,
     work,
 )
-from jobtracker.cli.base import EXIT_USAGE, Command, Parser, add_home, existing_workspace, guarded
-from jobtracker.workspace import Workspace, private_files, resolve_home
+from jobtracker.cli.base import (
+    EXIT_USAGE,
+    Command,
+    Configure,
+    Parser,
+    add_home,
+    existing_workspace,
+    guarded,
+)
 
 # One entry per subcommand, in the order `jobtracker --help` lists them.
 COMMANDS: tuple[Command, ...] = (
@@ -47,16 +55,45 @@ COMMANDS: tuple[Command, ...] = (
 REGISTRY: dict[str, Command] = {command.name: command for command in COMMANDS}
 
 
+class _Subcommand(Parser):
+    """A subcommand's parser that adds its flags (`Command.configure`) the first time it
+    parses or prints: `jobtracker work` configures `work` alone, `--help` none, so a
+    command's choices (dismissal reasons, statuses, formats) load only with it."""
+
+    def __init__(self, *args: Any, configure: Configure | None = None, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._configure = configure
+
+    def _configured(self) -> None:
+        configure, self._configure = self._configure, None
+        if configure is not None:
+            configure(self)
+
+    def parse_known_args(self, args: Sequence[str] | None = None,  # type: ignore[override]
+                         namespace: argparse.Namespace | None = None
+                         ) -> tuple[argparse.Namespace, list[str]]:
+        self._configured()
+        return super().parse_known_args(args, namespace)
+
+    def format_usage(self) -> str:
+        self._configured()
+        return super().format_usage()
+
+    def format_help(self) -> str:
+        self._configured()
+        return super().format_help()
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = Parser(prog="jobtracker", description=(
         "A personal job-search pipeline: fetch postings, ask your own model server small "
         "questions about them, review what it proposes."))
     add_home(parser, top=True)
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Subcommand)
     for command in REGISTRY.values():
-        child = sub.add_parser(command.name, help=command.help, description=command.help)
+        child = sub.add_parser(command.name, help=command.help, description=command.help,
+                               configure=command.configure)
         add_home(child, top=False)
-        command.configure(child)
     return parser
 
 
@@ -66,6 +103,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not args.command:
         parser.print_help()
         return EXIT_USAGE
+    # The workspace (and with it every settings section) loads once a command runs.
+    from jobtracker.workspace import Workspace, private_files, resolve_home
+
     ws = Workspace(resolve_home(args.home))
 
     command = REGISTRY[args.command]

@@ -3,18 +3,16 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
 from jobtracker.run.setup import config_of, sources_of
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
-from jobtracker.yamlfile import ConfigError
 
 if TYPE_CHECKING:
     from jobtracker.postings.fetch import BoardResult
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -78,6 +76,8 @@ def summary_table(results: list[BoardResult]) -> str:
 @command("fetch", "fetch boards and feeds (and job alerts from the mail), upsert postings, "
          "mark vanished ones closed", _configure)
 def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
     from jobtracker.postings.fetch import (
         ALERTS,
         AlertSettings,
@@ -86,6 +86,7 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
         select_targets,
     )
     from jobtracker.ranking import prerank
+    from jobtracker.yamlfile import ConfigError
 
     path = ws / "sources.yaml"
     sources = sources_of(ws)

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_OK, command, print_json
-from jobtracker.learning.learn import learn_workspace, report
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -16,6 +17,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 @command("learn", "suggest profile.yaml changes from your dismissals and outcomes", _configure)
 def cmd_learn(args: argparse.Namespace, ws: Workspace) -> int:
+    # The rules and the proposal kinds they make load when `learn` runs.
+    import asyncio
+
+    from jobtracker.learning.learn import learn_workspace, report
+
     found = asyncio.run(learn_workspace(ws))
     if args.json:
         print_json({"decisions": found.decisions,

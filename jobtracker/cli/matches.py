@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jobtracker import applications, store
 from jobtracker.cli.base import (
     EXIT_OK,
     EXIT_USAGE,
@@ -19,12 +17,11 @@ from jobtracker.cli.base import (
     record_id,
 )
 from jobtracker.clock import now_iso
-from jobtracker.config import STATUSES
-from jobtracker.learning import dismissals
-from jobtracker.learning.dismissals import REASONS
-from jobtracker.ranking.matches import Listed, Match, load_filtered, load_matches
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the store, the matches query and the settings load when a command runs
+    from jobtracker.ranking.matches import Listed, Match
+    from jobtracker.workspace import Workspace
 
 # Widest a text column gets in the table; the URL comes last and is never cut,
 # so it can be copied whole.
@@ -32,6 +29,8 @@ WIDTHS = {"company": 24, "title": 44, "location": 24}
 
 
 def _configure_matches(parser: argparse.ArgumentParser) -> None:
+    from jobtracker.learning.dismissals import REASONS  # with `matches`' parser alone
+
     parser.add_argument("--top", type=positive_int, metavar="N",
                         help="show only the N best")
     parser.add_argument("--json", action="store_true",
@@ -121,6 +120,10 @@ def format_filtered(found: list[Listed]) -> str:
 
 @command("matches", "scored postings, best first; dismiss, undismiss", _configure_matches)
 def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.ranking.matches import load_matches
+
     if args.action in ("dismiss", "undismiss"):
         return asyncio.run(_decide(args, ws))
     if args.filtered:
@@ -139,6 +142,9 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 async def _decide(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import store
+    from jobtracker.learning import dismissals
+
     now = now_iso()
     async with store.connect(ws.db) as conn:
         if args.action == "undismiss":
@@ -165,6 +171,10 @@ async def _decide(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 def _filtered(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.ranking.matches import load_filtered
+
     profile = ws.profile()
     listed = asyncio.run(load_filtered(ws.db, profile, top=args.top))
     if args.json:
@@ -181,6 +191,8 @@ def _filtered(args: argparse.Namespace, ws: Workspace) -> int:
 # --- status -------------------------------------------------------------------------
 
 def _configure_status(parser: argparse.ArgumentParser) -> None:
+    from jobtracker.config import STATUSES  # with `status`' parser alone
+
     parser.add_argument("posting", type=record_id, metavar="POSTING",
                         help="the posting's id (the `id` in `matches --json`)")
     parser.add_argument("status", metavar="STATUS", help=f"one of: {', '.join(STATUSES)}")
@@ -192,6 +204,8 @@ async def set_status(db: Path, posting_id: int, status: str, now: str) -> tuple[
     Returns the posting's label and the status it had before (None: no application).
     Raises LookupError when there is no such posting.
     """
+    from jobtracker import applications, store
+
     async with store.connect(db) as conn, store.write(conn):
         posting = await (await conn.execute(
             "SELECT company, title FROM postings WHERE id = ?", (posting_id,))).fetchone()
@@ -205,6 +219,11 @@ async def set_status(db: Path, posting_id: int, status: str, now: str) -> tuple[
 
 @command("status", "set an application's status by hand", _configure_status)
 def cmd_status(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker import applications
+    from jobtracker.config import STATUSES
+
     status = args.status.strip().lower()
     if status not in STATUSES:
         print(f"jobtracker: {_cell(args.status)!r} is not an application status "

@@ -10,9 +10,9 @@ Progress goes to stderr, one line per evaluation item; the result to stdout.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from datetime import datetime
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import (
     EXIT_ALL_FAILED,
@@ -23,8 +23,9 @@ from jobtracker.cli.base import (
     positive_int,
     print_json,
 )
-from jobtracker.workers.reporters import ascii_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -39,12 +40,16 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 
 def _progress(line: str) -> None:
+    from jobtracker.workers.reporters import ascii_line  # the run's reporters: once it runs
+
     print(ascii_line(f"{datetime.now():%H:%M:%S} {line}"), file=sys.stderr, flush=True)
 
 
 @command("model", "check whether the configured model can do the work", _configure)
 def cmd_model(args: argparse.Namespace, ws: Workspace) -> int:
     # Imported here: the check's evaluation set and clients load only when it runs.
+    import asyncio
+
     from jobtracker.modelcheck import format_text, run_check
     from jobtracker.modelcheck.adapter import load_setup
 

@@ -4,17 +4,16 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo
 
-from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command, print_json
 from jobtracker.clock import iso, now_iso
-from jobtracker.config import NotifyConfig
-from jobtracker.run.setup import config_of
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the store and the settings load when a command runs
+    from jobtracker.workspace import Workspace
 
 
 def _configure_digest(parser: argparse.ArgumentParser) -> None:
@@ -44,9 +43,14 @@ def parse_since(text: str, zone: str | None) -> str:
 @command("digest", "what needs you since the last digest: new matches, proposals waiting, "
                    "follow-ups due, interviews; --send delivers it", _configure_digest)
 def cmd_digest(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker import store
+    from jobtracker.config import NotifyConfig
     from jobtracker.notify import layout
     from jobtracker.notify.digest import build
     from jobtracker.notify.send import send_digest
+    from jobtracker.run.setup import config_of
 
     config, profile = config_of(ws), ws.profile()
     try:
@@ -92,6 +96,9 @@ def _configure_interviews(parser: argparse.ArgumentParser) -> None:
 @command("interviews", "upcoming interviews (accepted interview proposals); the calendar "
                        "feed is interviews.ics", _configure_interviews)
 def cmd_interviews(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker import store
     from jobtracker.interviews import store as interviews
     from jobtracker.notify.layout import when_local
     from jobtracker.text import one_line

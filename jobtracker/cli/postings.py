@@ -11,17 +11,18 @@ An unknown ID is exit 2.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import aiosqlite
-
-from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, record_id
-from jobtracker.postings import groups
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the store and the grouping load when `postings` runs
+    import aiosqlite
+
+    from jobtracker.postings import groups
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -54,17 +55,24 @@ async def _group_lines(conn: aiosqlite.Connection, posting_id: int) -> list[str]
 
 
 async def _split(db: Path, posting_id: int) -> groups.Split:
+    from jobtracker import store
+    from jobtracker.postings import groups
+
     async with store.connect(db) as conn, store.write(conn):
         return await groups.split(conn, posting_id)
 
 
 async def _group(db: Path, posting_id: int) -> list[str]:
+    from jobtracker import store
+
     async with store.connect(db) as conn:
         return await _group_lines(conn, posting_id)
 
 
 @command("postings", "see or split a group of postings that are one job", _configure)
 def cmd_postings(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
     try:
         if args.action == "group":
             print("\n".join(asyncio.run(_group(ws.db, args.id))))

@@ -5,8 +5,8 @@ lines it prints are jobtracker/prepare/report.py, which the end of
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import (
     EXIT_ALL_FAILED,
@@ -18,8 +18,9 @@ from jobtracker.cli.base import (
     record_id,
 )
 from jobtracker.clock import now_iso
-from jobtracker.run.setup import config_of
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -33,6 +34,10 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 @command("prepare", "write application packets for the best matches (no model)", _configure)
 def cmd_prepare(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
+    from jobtracker.run.setup import config_of
+
     if args.postings and args.top:
         print("jobtracker: prepare takes --top N or POSTING ids, not both", file=sys.stderr)
         return EXIT_USAGE

@@ -13,21 +13,19 @@ decided or undone as asked; decisions that could be made are kept.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
+from typing import TYPE_CHECKING
 
-import aiosqlite
-
-from jobtracker import proposals, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json, record_id
 from jobtracker.clock import now_iso
-from jobtracker.learning.learn import TASK as LEARN
-from jobtracker.proposals import Decision, Proposal
-from jobtracker.run.setup import config_of
 from jobtracker.text import clean_text, one_line
-from jobtracker.workspace import Workspace
-from jobtracker.yamlfile import ConfigError
+
+if TYPE_CHECKING:   # the store and every proposal kind load when `proposals` runs
+    import aiosqlite
+
+    from jobtracker.proposals import Decision, Proposal
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -61,11 +59,15 @@ def _listing_flags(parser: argparse.ArgumentParser) -> None:
 
 @command("proposals", "review proposals: list, show, accept, reject, undo", _configure)
 def cmd_proposals(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio  # the event loop: once a command runs, not for --help
+
     action = args.action or "list"
     return asyncio.run(_run(action, args, ws))
 
 
 async def _run(action: str, args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import proposals, store
+
     async with store.connect(ws.db) as conn:
         if action == "list":
             states = ("pending", "stale") if args.pending else None
@@ -114,6 +116,8 @@ async def _report(conn: aiosqlite.Connection, ws: Workspace, decisions: list[Dec
 async def _refresh_packets(conn: aiosqlite.Connection, ws: Workspace,
                            decisions: list[Decision]) -> list[str]:
     from jobtracker.prepare.refresh import after_decisions  # the renderer loads when needed
+    from jobtracker.run.setup import config_of
+    from jobtracker.yamlfile import ConfigError
 
     try:
         render = config_of(ws).render
@@ -139,19 +143,24 @@ def _print_list(found: list[Proposal], as_json: bool) -> int:
     return EXIT_OK
 
 
-# Tasks that propose by rules over the user's own decisions, with no model to name.
-BY_RULES = {LEARN: "none: made by rules from your decisions (`jobtracker learn`), not a model"}
+# What a proposal of a task that proposes by rules over the user's own decisions (`learn`)
+# says for its model: there is none to name.
+BY_RULES = "none: made by rules from your decisions (`jobtracker learn`), not a model"
 
 
 def _answered_by(p: Proposal) -> str:
     """Which model answered, and with which prompt: `qwen3:8b (prompt 3f2a9c1b04de)`."""
-    if not p.model and p.task in BY_RULES:
-        return BY_RULES[p.task]
+    from jobtracker.learning.learn import TASK as LEARN  # its rules: when one is shown
+
+    if not p.model and p.task == LEARN:
+        return BY_RULES
     model = p.model or "unknown (proposed before models were recorded)"
     return f"{model} (prompt {p.prompt_version})" if p.prompt_version else model
 
 
 def _details(p: Proposal) -> str:
+    from jobtracker import proposals
+
     fields = [
         ("kind", f"{p.kind} (from the {p.task} task, unit {p.unit_key})"),
         ("posting", p.posting_id), ("application", p.application_id),

@@ -13,10 +13,9 @@ from __future__ import annotations
 
 import argparse
 import sys
-from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from jobtracker import files
 from jobtracker.cli.base import (
     EXIT_ALL_FAILED,
     EXIT_OK,
@@ -25,16 +24,19 @@ from jobtracker.cli.base import (
     command,
     print_json,
 )
-from jobtracker.render import build, jsonresume
-from jobtracker.render.settings import DateStyle
-from jobtracker.render.themes import Theme, ThemeError, find_theme
-from jobtracker.run.setup import config_of
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the renderer, its settings and the file helpers load when a command runs
+    from jobtracker.render import build
+    from jobtracker.render.settings import DateStyle
+    from jobtracker.render.themes import Theme
+    from jobtracker.workspace import Workspace
 
 RESUME = "resume.md"
 
 
 def _configure_render(parser: argparse.ArgumentParser) -> None:
+    from jobtracker.render import build  # its formats: with `render`'s parser alone
+
     parser.add_argument("file", metavar="FILE.md", help="the Markdown document to render")
     parser.add_argument("-o", "--output", metavar="OUT",
                         help="where to write it (default: FILE with the format's suffix)")
@@ -55,6 +57,9 @@ def _read_source(path: Path) -> str:
     """The document named on the command line, through the one reader (a link
     followed): its size is checked before a byte is read, so a 1 GB file, a FIFO or
     /dev/zero is refused at once, never read whole first."""
+    from jobtracker import files
+    from jobtracker.render import build
+
     try:
         raw = files.read_regular_bytes(path, build.MAX_BYTES, follow_links=True)
     except files.FileRefused as exc:
@@ -68,6 +73,9 @@ def _read_source(path: Path) -> str:
 
 
 def _theme(args: argparse.Namespace, ws: Workspace) -> tuple[Theme, str]:
+    from jobtracker.render.themes import find_theme
+    from jobtracker.run.setup import config_of
+
     settings = config_of(ws).render
     theme = find_theme(args.theme) if args.theme else settings.find_theme()
     return theme, settings.paper
@@ -92,6 +100,10 @@ def _failed_check(built: build.Built, output: Path, source: Path) -> str:
 @command("render", "render a Markdown resume or letter as PDF or DOCX, read back "
          "(no model, no browser)", _configure_render, creates_workspace=True)
 def cmd_render(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import files
+    from jobtracker.render import build
+    from jobtracker.render.themes import ThemeError
+
     source = Path(args.file)
     if source.suffix.lower() == ".json":
         return _fail(f"{source} is a JSON Resume, not a Markdown document: "
@@ -141,6 +153,9 @@ def _configure_resume(parser: argparse.ArgumentParser) -> None:
 @command("resume", "resume.md from another format: `resume import FILE.json` (JSON Resume)",
          _configure_resume)
 def cmd_resume(args: argparse.Namespace, ws: Workspace) -> int:
+    from jobtracker import files
+    from jobtracker.render import build, jsonresume
+
     source = Path(args.file)
     try:
         text = _read_source(source)
@@ -173,6 +188,9 @@ def cmd_resume(args: argparse.Namespace, ws: Workspace) -> int:
 
 def _date_style(ws: Workspace) -> DateStyle:
     """config.yaml's `render.dates` when the workspace has a config.yaml, else English."""
+    from jobtracker.render.settings import DateStyle
+    from jobtracker.run.setup import config_of
+
     if not (ws / "config.yaml").exists():
         return DateStyle()
     return config_of(ws).render.dates
@@ -180,6 +198,8 @@ def _date_style(ws: Workspace) -> DateStyle:
 
 def _is_placeholder(path: Path) -> bool:
     """Whether `path` is still exactly the resume.md `init` wrote."""
+    from jobtracker import files
+
     try:
         text = files.read_regular(path)
     except files.FileRefused:
@@ -189,4 +209,6 @@ def _is_placeholder(path: Path) -> bool:
 
 def _template(name: str) -> str:
     """A file `init` writes, as the package holds it."""
+    from importlib import resources  # (tempfile, shutil, zip support): not for --help
+
     return resources.files("jobtracker.templates").joinpath(name).read_text(encoding="utf-8")

@@ -6,18 +6,17 @@ The reading is jobtracker/postings/save.py's; this module asks, prints and store
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_OK, command, positive_int, print_json
 from jobtracker.clock import now_iso
-from jobtracker.config import normalize_llm_url
-from jobtracker.postings import save
-from jobtracker.postings.save import Found, SaveError
-from jobtracker.run.setup import config_of, sources_of
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the reader (HTTP, every alert sender's parser) loads when `save` runs
+    from jobtracker.postings.save import Found
+    from jobtracker.workspace import Workspace
 
 
 def _configure(parser: argparse.ArgumentParser) -> None:
@@ -61,6 +60,12 @@ def _details(found: Found) -> list[str]:
 
 
 def _found(args: argparse.Namespace, ws: Workspace) -> Found:
+    import asyncio
+
+    from jobtracker.config import normalize_llm_url
+    from jobtracker.postings import save
+    from jobtracker.run.setup import config_of, sources_of
+
     if args.url == "-":
         pasted = save.read_pasted(sys.stdin.buffer.read(save.MAX_TEXT_BYTES + 1))
         llm = config_of(ws).llm
@@ -75,6 +80,11 @@ def _found(args: argparse.Namespace, ws: Workspace) -> Found:
 
 @command("save", "save one posting from its page's URL, or pasted text (-)", _configure)
 def cmd_save(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.postings import save
+    from jobtracker.postings.save import SaveError
+
     try:
         found = _found(args, ws)
     except SaveError as exc:

@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 import sys
+from typing import TYPE_CHECKING
 
-from jobtracker import files, store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, command
-from jobtracker.prepare.answer_bank import load_answers
-from jobtracker.resume import RESUME
-from jobtracker.run.setup import check_inputs, config_of, plugins_of, sources_of
-from jobtracker.workspace import Workspace, exposed
+
+if TYPE_CHECKING:   # the workspace's files, the store and the answers load when a command runs
+    from jobtracker.workspace import Workspace
 
 
 def _configure_init(parser: argparse.ArgumentParser) -> None:
@@ -41,6 +39,8 @@ def warn_exposed(ws: Workspace) -> None:
     """A warning (not an error: the user may share the folder on purpose) for each part
     of the workspace others can read: answers.yaml holds a phone number and a salary,
     the database holds mail."""
+    from jobtracker.workspace import exposed
+
     found = exposed(ws.home)
     for path, mode in found[:10]:
         print(f"jobtracker: warning: {path} can be read by others (mode {mode:04o}); it "
@@ -54,6 +54,9 @@ def warn_exposed(ws: Workspace) -> None:
 def warn_no_resume(ws: Workspace) -> None:
     """A warning, not an error (fetching and judging need no resume), when resume.md is
     missing or empty: the tasks and commands that write from it cannot."""
+    from jobtracker import files
+    from jobtracker.resume import RESUME
+
     path = ws / RESUME
     try:
         text = files.read_regular(path)
@@ -74,6 +77,12 @@ def _configure_check(parser: argparse.ArgumentParser) -> None:
 @command("check", "validate every file in the workspace and open the database",
          _configure_check)
 def cmd_check(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker import store
+    from jobtracker.prepare.answer_bank import load_answers
+    from jobtracker.run.setup import check_inputs, config_of, plugins_of, sources_of
+
     config = config_of(ws)
     ws.profile()
     sources_of(ws)

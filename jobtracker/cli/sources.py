@@ -10,17 +10,16 @@ every other byte stays, and the result is read back before it replaces the file.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import sys
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from jobtracker import store
 from jobtracker.cli.base import EXIT_OK, EXIT_USAGE, add_home, command, print_json
-from jobtracker.config import Sources
-from jobtracker.run.setup import sources_of
-from jobtracker.sources.listfile import read_text, removed, write_holding
 from jobtracker.text import one_line
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:   # the store, the settings and sources.yaml's editor load when it runs
+    from jobtracker.config import Sources
+    from jobtracker.workspace import Workspace
 
 FEED = "feed"
 
@@ -58,6 +57,8 @@ def entries(sources: Sources) -> list[Entry]:
 async def _with_fetches(ws: Workspace, found: list[Entry]) -> list[Entry]:
     """Each entry with its board row's last success and error (none before a fetch).
     A workspace without a database yet is not given one by listing it."""
+    from jobtracker import store
+
     if not ws.db.exists():
         return found
     async with store.connect(ws.db) as conn:
@@ -122,6 +123,11 @@ def _configure(parser: argparse.ArgumentParser) -> None:
 
 @command("sources", "list the boards and feeds of sources.yaml, or remove one", _configure)
 def cmd_sources(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
+    from jobtracker.config import Sources
+    from jobtracker.run.setup import sources_of
+
     path = ws / "sources.yaml"
     sources = sources_of(ws) if path.exists() else Sources()
     found = entries(sources)
@@ -136,6 +142,8 @@ def cmd_sources(args: argparse.Namespace, ws: Workspace) -> int:
 
 
 def _remove(ws: Workspace, found: list[Entry], name: str) -> int:
+    from jobtracker.sources.listfile import read_text, removed, write_holding
+
     path = ws / "sources.yaml"
     picked = candidates(found, name)
     if len(picked) != 1:

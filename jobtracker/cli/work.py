@@ -6,10 +6,12 @@ What a run prints and how it ends is `jobtracker.run.headless`, which
 from __future__ import annotations
 
 import argparse
-import asyncio
+from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import add_run_options, command, positive_int, run_options
-from jobtracker.workspace import Workspace
+
+if TYPE_CHECKING:
+    from jobtracker.workspace import Workspace
 
 
 def configure_work(parser: argparse.ArgumentParser, pinned: bool = False) -> None:
@@ -58,6 +60,8 @@ def cmd_resolve(args: argparse.Namespace, ws: Workspace) -> int:
 @command("rank", "run the judge task, then rescore every judged posting (scoring needs no model)",
          lambda parser: configure_work(parser, pinned=True))
 def cmd_rank(args: argparse.Namespace, ws: Workspace) -> int:
+    import asyncio
+
     from jobtracker import runner
     from jobtracker.run.headless import run_work
 

@@ -206,8 +206,8 @@ class LLMClient:
         # Credentials in the URL are never sent: without user-info httpx sends no Basic auth.
         self.base = secrets.strip_userinfo((config.url or "").rstrip("/"))
         self._owns_http = http is None
-        self._http = http or httpx.AsyncClient(limits=httpx.Limits(
-            max_connections=None, max_keepalive_connections=max(max_in_flight or 0, 20)))
+        self._made_http = http
+        self._keepalive = max(max_in_flight or 0, 20)
         self._limit: asyncio.Semaphore | contextlib.nullcontext[None] = (
             asyncio.Semaphore(max_in_flight) if max_in_flight else contextlib.nullcontext())
         self._sleep = sleep
@@ -226,6 +226,15 @@ class LLMClient:
         # The chat URL, parsed once on first use rather than by httpx on every call (a
         # bad one still fails where it did: inside the first exchange, as InvalidURL).
         self._chat_url: httpx.URL | None = None
+
+    @property
+    def _http(self) -> httpx.AsyncClient:
+        """The HTTP client, made when first used: a run with no model to ask never builds
+        one (its TLS context, and httpcore's close, cost ~60 ms of a `work` start-up)."""
+        if self._made_http is None:
+            self._made_http = httpx.AsyncClient(limits=httpx.Limits(
+                max_connections=None, max_keepalive_connections=self._keepalive))
+        return self._made_http
 
     def stop_retrying(self) -> None:
         """From now on a failed attempt is the call's last: waits for a retry end at once
@@ -252,8 +261,8 @@ class LLMClient:
         await self.aclose()
 
     async def aclose(self) -> None:
-        if self._owns_http:
-            await self._http.aclose()
+        if self._owns_http and self._made_http is not None:
+            await self._made_http.aclose()
 
     # --- probe ---------------------------------------------------------------------
 

@@ -23,27 +23,24 @@ import asyncio
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import aiosqlite
-from opentelemetry import trace
 
-from jobtracker import files, store, tracker
+from jobtracker import files, store
 from jobtracker.clock import now, now_iso
 from jobtracker.lease import Lease
 from jobtracker.llm.client import LLMClient
 from jobtracker.llm.local import run_client
-from jobtracker.ranking import matches, scoring
-from jobtracker.run.database import Database
-from jobtracker.run.feeder import Budget, Feeder
 from jobtracker.run.ids import run_id
-from jobtracker.run.ledger import Ledger
 from jobtracker.run.queue import TaskState, bring_in, choose, survey, survey_between_runs
 from jobtracker.run.setup import RunOptions, Setup
 from jobtracker.tasks import Context, Task
 from jobtracker.telemetry import Telemetry
 from jobtracker.workers.events import Reporter
-from jobtracker.workers.loop import JobLoop
-from jobtracker.workers.reporters import EventsFileReporter
+
+if TYPE_CHECKING:   # the loop's parts load once a run has units to work (not for an empty one)
+    from jobtracker.run.feeder import Feeder
 
 
 @dataclass
@@ -76,6 +73,12 @@ class Run:
                  tasks: list[Task], options: RunOptions, reporters: list[Reporter],
                  telemetry: Telemetry, model_reasons: dict[str, str | None],
                  concurrency: int) -> None:
+        # The loop's parts (OpenTelemetry's API among them): only a run with work builds one.
+        from jobtracker.run.database import Database
+        from jobtracker.run.feeder import Budget, Feeder
+        from jobtracker.run.ledger import Ledger
+        from jobtracker.workers.loop import JobLoop
+
         self.ctx, self.tasks, self.options, self.telemetry = ctx, tasks, options, telemetry
         self.model_reasons = model_reasons
         self.db = Database(conn)
@@ -130,6 +133,8 @@ class Run:
 
     async def drain(self, feeder: Feeder) -> None:
         """Work one task until nothing is pending, the budget is spent, or stop()."""
+        from opentelemetry import trace
+
         feeder.draining = True
         self.loop.stage = feeder.task.name
         with self.telemetry.tracer.start_as_current_span(
@@ -178,12 +183,16 @@ class Run:
 async def without_model(conn: aiosqlite.Connection, setup: Setup) -> None:
     """The run's work that asks no model, after the stages: propose `ghosted` for
     applications silent too long (jobtracker/tracker/ghosting.py)."""
+    from jobtracker import tracker  # the tracker and its proposal kinds: `--run`'s end alone
+
     async with store.write(conn):
         await tracker.propose_ghosted(conn, setup.config.followup, now_iso())
 
 
 async def rescore(setup: Setup) -> int:
     """Recompute every judged posting's score; needs no model (the second half of `rank`)."""
+    from jobtracker.ranking import scoring
+
     async with store.connect(setup.ws.db) as conn:
         return await scoring.rescore(conn, setup.profile, now_iso())
 
@@ -200,6 +209,8 @@ async def filtered_counts(setup: Setup) -> dict[str, int]:
     (and `total`); empty when no filter is set. Changes nothing."""
     if not setup.profile.filters.active:
         return {}
+    from jobtracker.ranking import matches  # the matches query: --dry-run with filters alone
+
     async with store.connect(setup.ws.db) as conn:
         return await matches.filtered_counts(conn, setup.profile, now_iso())
 
@@ -222,7 +233,6 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                on_start: Callable[[Run], object] | None = None) -> RunResult:
     """One run of `jobtracker work` / `jobtracker-tui --run`. Raises LeaseHeld when
     another run holds the workspace; ConfigError for bad settings."""
-    telemetry = telemetry or Telemetry.from_env()
     started = now()
     result = RunResult()
     loop = asyncio.get_running_loop()
@@ -259,6 +269,10 @@ async def work(setup: Setup, options: RunOptions, reporters: Sequence[Reporter] 
                 files.guard_inside(setup.ws.home, run_dir)   # runs/ may not link elsewhere
                 run_dir.mkdir(parents=True, exist_ok=True)
                 result.run_dir = run_dir
+                from jobtracker.workers.reporters import EventsFileReporter
+
+                # Made once there is a model to ask: an empty run loads no OpenTelemetry.
+                telemetry = telemetry or Telemetry.from_env()
                 events = EventsFileReporter(run_dir / "events.jsonl")
                 all_reporters = [*reporters, events, telemetry.reporter()]
                 available = [t for t in setup.tasks if reasons[t.name] is None]

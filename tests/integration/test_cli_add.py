@@ -9,9 +9,10 @@ from conftest import run_cli
 from servers.boards import BoardServer, greenhouse_board, greenhouse_job
 
 from jobtracker.cli import main
-from jobtracker.cli.add import appended, recognise, shapes
+from jobtracker.cli.add import recognise, shapes
 from jobtracker.run.setup import sources_of
 from jobtracker.sources import REGISTRY
+from jobtracker.sources.listfile import appended
 from jobtracker.workspace import Workspace
 
 SHAPE_CASES = [

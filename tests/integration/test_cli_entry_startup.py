@@ -2,8 +2,8 @@
 (a process: what is imported is the point) and reports the modules it loaded; none of
 `--help`, `work` and `fetch` with nothing to do, `matches` and `jobtracker-tui --run`
 may load the renderer's writers and read-back (typst, python-docx, pypdf), icalendar,
-aiosmtplib, jsonschema or httpx's own command line. tests/perf/bench_startup.py times
-the same commands."""
+aiosmtplib, jsonschema or httpx's own command line, nor what each of them was made to
+load lazily (`LAZY`). tests/perf/bench_startup.py times the same commands."""
 
 from __future__ import annotations
 
@@ -21,6 +21,36 @@ from jobtracker.cli import main
 # calendar files, the digest's mail, the answers' schema check, httpx's command line.
 HEAVY = ("jobtracker.render.pdf", "jobtracker.render.word", "jobtracker.render.check",
          "typst", "docx", "pypdf", "icalendar", "aiosmtplib", "jsonschema", "httpx._main")
+
+# What each command loaded at the top before it was made lazy, and does not use here
+# (issue 41): a new top-level import that brings one back fails the test. No model is
+# configured, so no run has a unit to work: the loop's parts and OpenTelemetry stay out.
+NOT_FOR_ANY = ("jobtracker.postings.save", "jobtracker.run.feeder", "jobtracker.workers.loop",
+               "opentelemetry")
+LAZY: dict[str, tuple[str, ...]] = {
+    # The parser alone: the settings, the store, yaml, the event loop, HTTP and every room.
+    "--help": ("jobtracker.workspace", "jobtracker.config", "jobtracker.store",
+               "jobtracker.yamlfile", "yaml", "aiosqlite", "asyncio", "httpx",
+               "jobtracker.run.setup", "jobtracker.tasks", "jobtracker.sources",
+               "jobtracker.proposals", "jobtracker.render", "jobtracker.learning",
+               "jobtracker.ranking", "jobtracker.postings", "jobtracker.workers",
+               "jobtracker.alerts", "jobtracker.contacts", "jobtracker.prepare",
+               "jobtracker.interviews", "jobtracker.mail"),
+    # No model to ask: no HTTP client is made (certifi and anyio load with its TLS
+    # context and its close), no tracker, no matches query, no alert senders; for
+    # `--run`, no digest channels when config.yaml has no `notify:`.
+    "work": ("certifi", "anyio", "jobtracker.tracker", "jobtracker.ranking.matches",
+             "jobtracker.alerts", "jobtracker.learning", "jobtracker.contacts",
+             "jobtracker.postings"),
+    "fetch": ("jobtracker.run.setup", "jobtracker.run.run", "jobtracker.llm",
+              "jobtracker.workers", "jobtracker.learning", "jobtracker.contacts",
+              "jobtracker.tracker", "jobtracker.ranking.matches"),
+    "matches": ("httpx", "jobtracker.tasks", "jobtracker.run.run", "jobtracker.llm",
+                "jobtracker.proposals", "jobtracker.workers", "jobtracker.alerts",
+                "jobtracker.postings", "jobtracker.prepare", "jobtracker.interviews"),
+    "jobtracker-tui --run": ("certifi", "anyio", "jobtracker.alerts", "jobtracker.notify",
+                             "jobtracker.channels"),
+}
 
 REPORT = """
 import importlib, json, sys
@@ -52,9 +82,12 @@ def loaded_by(module: str, argv: list[str], home: Path) -> tuple[int, list[str],
     return done.returncode, json.loads(tail), head
 
 
-def heavy(loaded: list[str]) -> list[str]:
+def heavy(loaded: list[str], command: str | None = None) -> list[str]:
+    """The modules of `loaded` that no command here uses, and with `command`, also those
+    that command does not (NOT_FOR_ANY, LAZY)."""
+    parts = HEAVY + ((*NOT_FOR_ANY, *LAZY[command]) if command else ())
     return [name for name in loaded
-            if any(name == part or name.startswith(part + ".") for part in HEAVY)]
+            if any(name == part or name.startswith(part + ".") for part in parts)]
 
 
 @pytest.fixture
@@ -77,7 +110,7 @@ def test_a_command_loads_none_of_what_it_does_not_use(name: str, home: Path) -> 
     code, loaded, err = loaded_by(module, argv, home)
     assert code == 0, err
     assert "jobtracker.cli" in loaded or "tui.cli" in loaded   # the report saw the command
-    assert heavy(loaded) == [], f"{name} loaded {heavy(loaded)}"
+    assert heavy(loaded, name) == [], f"{name} loaded {heavy(loaded, name)}"
 
 
 def test_the_check_sees_a_heavy_module_when_one_is_loaded(home: Path) -> None:

@@ -144,7 +144,9 @@ async def test_u_after_an_upper_case_key_undoes_every_decision_it_made(
         await wait_until(pilot, lambda: proposal_states(ws)[1] == "rejected")
         await pilot.press("u")
         await wait_until(pilot, lambda: proposal_states(ws) == before)
-        assert "undid rejecting 3 proposals decided together: 1, 2, 3" in screen_text(app)
+        # The message is drawn after the undo's commit: waited for, as the states are.
+        await wait_until(pilot, lambda: "undid rejecting 3 proposals decided together: "
+                                        "1, 2, 3" in screen_text(app))
         await pilot.press("u")                   # nothing was decided before the X
         await wait_until(pilot, lambda: "nothing to undo" in screen_text(app))
         assert proposal_states(ws) == before

@@ -160,3 +160,25 @@ def test_a_connection_cancelled_again_while_closing_leaves_no_thread_behind(
     finally:
         threading.excepthook = previous
     assert errors == []
+
+
+async def test_the_tables_expected_are_those_every_migration_leaves(tmp_path: Path) -> None:
+    """The check of every table runs only the migrations' table statements (issue 41):
+    the same set as running every statement, and as a database migrated for real."""
+    assert store.expected_tables() == store.migrated_tables(every_statement=True)
+    async with store.connect(tmp_path / "db.sqlite") as conn:
+        present = {row[0] for row in await conn.execute_fetchall(
+            "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")}
+    assert store.expected_tables() == present
+
+
+def test_a_table_statement_is_told_from_one_that_makes_no_table() -> None:
+    """A table made, dropped or renamed counts, also after a comment; an index, a
+    trigger, a row or a column renamed does not."""
+    counts = ["CREATE TABLE a (x)", "-- why\ncreate virtual table t USING fts5(x)",
+              "CREATE TEMP TABLE t (x)", "DROP TABLE a", "ALTER TABLE a_new RENAME TO a"]
+    skipped = ["CREATE INDEX i ON a (x)", "CREATE TRIGGER t AFTER INSERT ON a BEGIN "
+               "SELECT 1; END", "INSERT INTO a VALUES (1)", "ALTER TABLE a ADD COLUMN y",
+               "ALTER TABLE a RENAME COLUMN x TO y", "UPDATE a SET x = 1"]
+    assert all(store._TABLE_STATEMENT.match(s) for s in counts)
+    assert not any(store._TABLE_STATEMENT.match(s) for s in skipped)
