@@ -17,6 +17,7 @@ import email
 import email.errors
 import hashlib
 import os
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -265,7 +266,8 @@ class SyncReport:
 
 
 def list_maildir(maildir: Path, skipped: list[str] | None = None) -> list[MaildirFile]:
-    """The message files in new/ and cur/, by unique name (roughly delivery order).
+    """The message files in new/ and cur/, in delivery order: by unique name, its runs
+    of digits compared as numbers (`delivery_key`).
 
     tmp/ is a delivery in progress and dot files are not messages (Maildir spec).
     A symbolic link is not a delivered message: whoever planted it could point it at
@@ -297,7 +299,19 @@ def list_maildir(maildir: Path, skipped: list[str] | None = None) -> list[Maildi
                 name = entry.name.split(":", 1)[0]
                 found.setdefault(name, MaildirFile(name, Path(entry.path), info.st_size,
                                                    info.st_mtime_ns))
-    return [found[name] for name in sorted(found)]
+    return [found[name] for name in sorted(found, key=delivery_key)]
+
+
+_DIGITS = re.compile(r"(\d+)")
+
+
+def delivery_key(name: str) -> tuple[tuple[int, str], ...]:
+    """A unique name's sort key: delivery order. A name starts with the delivery's
+    seconds, then (`M…`) its microseconds, not zero-padded, and a counter (`Q…`,
+    Python's mailbox; `P…` a process id): as text, `M99999` would sort after
+    `M100000`. So each run of digits compares as a number, the text between as text."""
+    return tuple((int(part), "") if part.isdigit() else (-1, part)
+                 for part in _DIGITS.split(name) if part)
 
 
 def _read_and_parse(path: Path) -> ParsedMessage:

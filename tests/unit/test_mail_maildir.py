@@ -25,7 +25,13 @@ from mail_samples import (
 )
 
 from jobtracker import store
-from jobtracker.mail.maildir import MAX_BODY_CHARS, MailError, parse_message, sync_maildir
+from jobtracker.mail.maildir import (
+    MAX_BODY_CHARS,
+    MailError,
+    list_maildir,
+    parse_message,
+    sync_maildir,
+)
 
 TEN_MB = 10 * 1024 * 1024
 
@@ -213,3 +219,17 @@ def test_parsing_never_raises_on_truncated_or_garbage_mail() -> None:
             parsed = parse_message(raw[:cut])
             assert parsed.key                          # never an empty key
             assert parsed.date is None or parsed.date.endswith("Z")
+
+
+def test_mail_is_listed_in_delivery_order_not_in_the_names_text_order(tmp_path: Path) -> None:
+    """A unique name's microseconds and counter are not zero-padded (Python's mailbox:
+    `SECONDS.M<usec>P<pid>Q<n>.host`), so text order put `M99999` after `M100000`: a
+    fetch stopped by its byte budget then read a later mail before an earlier one (a
+    test of that failed about one run in ten)."""
+    delivered = ["1764650000.M99999P7Q1.host", "1764650000.M100000P7Q2.host",
+                 "1764650000.M100000P7Q10.host", "1764650001.M5P7Q11.host:2,S"]
+    for sub in ("new", "cur", "tmp"):
+        (tmp_path / sub).mkdir()
+    for index, name in enumerate(reversed(delivered)):
+        (tmp_path / ("cur" if ":2," in name else "new") / name).write_bytes(b"x" * index)
+    assert [f.name for f in list_maildir(tmp_path)] == [n.split(":")[0] for n in delivered]
