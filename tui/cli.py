@@ -31,7 +31,7 @@ from jobtracker.cli.base import (
     positive_int,
     run_options,
 )
-from jobtracker.run.setup import RunOptions
+from jobtracker.run.setup import RunOptions, config_of
 from jobtracker.workspace import Workspace, private_files, resolve_home
 
 if TYPE_CHECKING:
@@ -105,7 +105,7 @@ def _digest(ws: Workspace, out: TextIO) -> None:
     from jobtracker.yamlfile import ConfigError
 
     try:
-        if ws.config().notify is None:
+        if config_of(ws).notify is None:
             return
     except ConfigError:
         pass
