@@ -91,9 +91,13 @@ def _dispatch(args: argparse.Namespace, ws: Workspace, demo: DemoSession | None 
 
         # Packets for the morning and learned suggestions, model or not (docs/prepare.md,
         # docs/learning.md); then the digest, when notify is set (docs/notify.md).
+        def finish(out: TextIO) -> None:
+            after_run(ws, out)
+            _digest(ws, out)
+
         return run_work(ws, options, dry_run=False, verbose=args.verbose,
                         no_model="No unit was worked; prepare needs no model.",
-                        finish=lambda out: after_run(ws, out) or _digest(ws, out))
+                        finish=finish)
     return _interactive(args, ws, options, demo_model=demo is not None and demo.demo_model,
                         demo=demo)
 

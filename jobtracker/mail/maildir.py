@@ -144,7 +144,8 @@ def _body_part(msg: Message) -> Message | None:
     get_body = getattr(msg, "get_body", None)
     if get_body is None:              # a compat32 message has no get_body
         return _walk_for_body(msg)
-    return get_body(preferencelist=("plain", "html"))
+    body: Message | None = get_body(preferencelist=("plain", "html"))
+    return body
 
 
 def _walk_for_body(msg: Message) -> Message | None:
@@ -374,7 +375,7 @@ def sent_at(claimed: str | None, fallback: str, now: str) -> str:
                 else None
         except ValueError:
             continue
-        if when is not None and when.tzinfo is not None and when <= latest:
+        if candidate and when is not None and when.tzinfo is not None and when <= latest:
             return candidate
     return now
 

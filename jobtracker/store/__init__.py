@@ -210,8 +210,16 @@ def _split_statements(sql: str) -> list[str]:
     return statements
 
 
+async def _pragma(conn: aiosqlite.Connection, name: str) -> Any:
+    """The value a reading PRAGMA answers (one row, one column)."""
+    row = await (await conn.execute(f"PRAGMA {name}")).fetchone()
+    if row is None:
+        raise sqlite3.DatabaseError(f"PRAGMA {name} answered no row")
+    return row[0]
+
+
 async def _migrate(conn: aiosqlite.Connection, path: Path) -> None:
-    current = (await (await conn.execute("PRAGMA user_version")).fetchone())[0]
+    current = await _pragma(conn, "user_version")
     known = list_migrations()
     latest = known[-1][0] if known else 0
     if current > latest:
@@ -225,8 +233,7 @@ async def _migrate(conn: aiosqlite.Connection, path: Path) -> None:
         await conn.execute("BEGIN IMMEDIATE")
         try:
             # Re-read inside the write lock: another process may have migrated.
-            row = await (await conn.execute("PRAGMA user_version")).fetchone()
-            if row[0] >= version:
+            if await _pragma(conn, "user_version") >= version:
                 await conn.execute("ROLLBACK")
                 continue
             for statement in _split_statements(sql):
@@ -252,8 +259,7 @@ async def _use_wal(conn: aiosqlite.Connection) -> None:
     delay = 0.01
     deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
     while True:
-        row = await (await conn.execute("PRAGMA journal_mode")).fetchone()
-        if str(row[0]).lower() == "wal":
+        if str(await _pragma(conn, "journal_mode")).lower() == "wal":
             return
         try:
             await conn.execute("PRAGMA journal_mode = WAL")
