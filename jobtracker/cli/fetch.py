@@ -7,7 +7,6 @@ import sys
 from typing import TYPE_CHECKING
 
 from jobtracker.cli.base import EXIT_ALL_FAILED, EXIT_OK, EXIT_USAGE, command
-from jobtracker.run.setup import config_of, sources_of
 from jobtracker.text import one_line
 
 if TYPE_CHECKING:
@@ -86,6 +85,7 @@ def cmd_fetch(args: argparse.Namespace, ws: Workspace) -> int:
         select_targets,
     )
     from jobtracker.ranking import prerank
+    from jobtracker.run.setup import config_of, sources_of
     from jobtracker.yamlfile import ConfigError
 
     path = ws / "sources.yaml"

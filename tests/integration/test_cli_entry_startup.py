@@ -42,7 +42,9 @@ LAZY: dict[str, tuple[str, ...]] = {
     "work": ("certifi", "anyio", "jobtracker.tracker", "jobtracker.ranking.matches",
              "jobtracker.alerts", "jobtracker.learning", "jobtracker.contacts",
              "jobtracker.postings"),
-    "fetch": ("jobtracker.run.setup", "jobtracker.run.run", "jobtracker.llm",
+    # (It reads config.yaml and sources.yaml through run.setup, the one wiring point: a
+    # light module, the settings it loads are fetch's own.)
+    "fetch": ("jobtracker.run.run", "jobtracker.llm",
               "jobtracker.workers", "jobtracker.learning", "jobtracker.contacts",
               "jobtracker.tracker", "jobtracker.ranking.matches"),
     "matches": ("httpx", "jobtracker.tasks", "jobtracker.run.run", "jobtracker.llm",
