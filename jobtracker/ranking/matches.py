@@ -124,9 +124,8 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
 
     Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores. The judged
     postings lead (a CROSS JOIN keeps SQLite to that order): a third of the postings
-    or fewer. The standing dismissals are read once (`NOT IN`), the applications to
-    leave out found through their posting index (`NOT EXISTS`), after the cheaper
-    tests."""
+    or fewer. The standing dismissals and the applications to leave out are each read
+    once (`NOT IN`), after the cheaper tests."""
     match, match_params = matching.match_where(profile, now)
     sql = f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} " \
           "JOIN scores AS s ON s.posting_id = p.id "
@@ -141,8 +140,10 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
                 "WHERE undismissed_at IS NULL AND posting_id IS NOT NULL)")
     params = [*(column_params or []), *(where_params or []), *match_params]
     if unapplied:
-        sql += (" AND NOT EXISTS (SELECT 1 FROM applications AS y WHERE y.posting_id = p.id "
-                f"AND y.status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
+        # The applications beyond `saved`, read once like the dismissals (a probe of
+        # the applications per row cost more than the rest of the digest's test).
+        sql += (" AND p.id NOT IN (SELECT posting_id FROM applications WHERE posting_id "
+                f"IS NOT NULL AND status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
         params += list(UNAPPLIED)
     return sql, params
 
@@ -602,7 +603,7 @@ class _Facts:
 
     def contacts(self, company: str | None) -> dict[str, Any] | None:
         """One object per company, shared by its matches (100,000 rows, a few companies)."""
-        if not self.directory.people:
+        if not self.directory.has_people:
             return None
         cached = self._known.get(company or "", False)
         if cached is False:
