@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from jobtracker.contacts.csvfile import Contact
 from jobtracker.mail.link import normalize_company
@@ -125,8 +125,8 @@ async def _gather(conn: aiosqlite.Connection) -> dict[str, list[_Raw]]:
     cursor = await conn.execute(
         "SELECT name, position, company, company_key, source, email, url FROM contacts "
         "WHERE company_key != '' ORDER BY company_key, name, id")
-    cursor.row_factory = None
-    for row in await cursor.fetchall():
+    cursor.row_factory = None     # plain tuples: _Raw
+    for row in cast("list[_Raw]", await cursor.fetchall()):
         found[row[3]].append(row)
     persons: dict[str, tuple[str, str] | None] = {}   # a sender writes about many jobs
     keys: dict[str, str] = {}
