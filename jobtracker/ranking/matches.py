@@ -26,6 +26,7 @@ from jobtracker.config import Profile
 from jobtracker.contacts.people import SHOWN as SHOWN_CONTACTS
 from jobtracker.contacts.people import Directory, summary
 from jobtracker.ranking import filters, matching, page, signals
+from jobtracker.ranking.signals import host_of
 from jobtracker.text import one_line, web_url
 
 
@@ -174,14 +175,18 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
 
 async def load_listing(db: Path, profile: Profile, top: int | None = None, *,
                        dismissed: bool = False, undescribed: bool = False,
-                       now: str | None = None, unapplied: bool = False) -> list[MatchRow]:
+                       now: str | None = None, unapplied: bool = False,
+                       parts: bool = True) -> list[MatchRow]:
     """`load_matches`' list as light rows (`MatchRow`), before a `Match` is made of
-    each: what `jobtracker matches` prints from. A table needs no score parts and
-    `--json` prints them as stored (`json_text`), so neither parses 100,000 of them."""
+    each: what `jobtracker matches` prints from. `--json` prints the score parts as
+    stored (`json_text`), so it parses none of 100,000; a table does not read them at
+    all (`parts` false: such rows make no Match)."""
     moment = now or now_iso()
     columns = dict(_LISTING)
     if dismissed:
         columns.update(dismissed="d.reason", dismissed_note="d.note")
+    if not parts:
+        columns.update(parts="NULL", why_points="NULL")
     sql, params = open_matches(
         profile, now, dismissed=dismissed, unapplied=unapplied, status=True,
         columns=", ".join(columns.values()), column_params=[profile.prose_hash, moment],
@@ -325,6 +330,8 @@ class MatchRow:
                 status=row[_STATUS], stale=False, parts={}, also_on=list(self.also_on),
                 reposted=self.reposted, described=False, contacts=self.contacts,
                 signals=self.signals)
+        if row[_PARTS] is None:
+            raise ValueError("a row read without its parts (a table's) makes no Match")
         parts = json.loads(row[_PARTS])
         return Match(
             id=row[_ID], score=row[_SCORE], verdict=row[_VERDICT], company=row[_COMPANY],
@@ -364,22 +371,38 @@ class MatchRow:
             return "{}", "{}"
         text, points = self.row[_PARTS], self.row[_POINTS]
         if points is not None and "\\u" not in text:
-            inner, _, rest = points[2:].partition("]")
-            if rest == ",1]" and not _NOT_A_NUMBER.search(inner):
-                found = inner.split(",")
-                for at, value in enumerate(found):
-                    if value == "null":
-                        if f'"{_WHY_NAMES[at]}": ' in text:   # a part with points null
-                            break
-                        found[at] = "0.0"
-                else:
-                    return text, _WHY_TEMPLATE % tuple(found)
+            known = _WHY_TEXTS.get(points)
+            if known is None:
+                known = _WHY_TEXTS[points] = _why_text(points)
+            written, absent = known
+            # A name whose points are null is 0 in `why` when the part is absent; a part
+            # there with points null (or not a number) is parsed.
+            if written is not None and not any(name in text for name in absent):
+                return text, written
         parts = json.loads(text)
         return (json.dumps(parts, ensure_ascii=False, check_circular=False),
                 json.dumps(why(parts), ensure_ascii=False, check_circular=False))
 
 
 _WHY_NAMES = tuple(WHY)
+# _WHY_SQL's answers seen, and what they give (a list repeats a few hundred of them).
+_WHY_TEXTS: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+
+
+def _why_text(points: str) -> tuple[str | None, tuple[str, ...]]:
+    """(`why` as JSON text, the keys `"name": ` of the parts whose points came back
+    null) from `[[1.0,0.0,...],1]`; None for the text when the points are not all
+    numbers or null, or the parts name something `why` does not know."""
+    inner, _, rest = points[2:].partition("]")
+    if rest != ",1]" or _NOT_A_NUMBER.search(inner):
+        return None, ()
+    found = inner.split(",")
+    absent = []
+    for at, value in enumerate(found):
+        if value == "null":
+            absent.append(f'"{_WHY_NAMES[at]}": ')
+            found[at] = "0.0"
+    return _WHY_TEMPLATE % tuple(found), tuple(absent)
 _NOT_A_NUMBER = re.compile(r'["\[{tf]')   # a string, a list, an object, true or false
 _WHY_TEMPLATE = "{" + ", ".join(f'"{name}": %s' for name in WHY.values()) + "}"
 
@@ -615,8 +638,9 @@ class _Facts:
 
     def signals(self, row: tuple[Any, ...], url: str | None) -> dict[str, Any]:
         group = self.members.get(row[_ID], ())
-        own_board = not row[_AGGREGATOR] or any(not m["aggregator"] for m in group)
-        host = signals.host_of(url) if url else ""
+        own_board = not row[_AGGREGATOR] or (
+            bool(group) and any(not m["aggregator"] for m in group))
+        host = host_of(url) if url else ""
         key = (host, None if own_board else row[_COMPANY])
         whose = self._pages.get(key)
         if whose is None:   # a company board's page is the company's, wherever it is hosted
