@@ -160,7 +160,8 @@ def cmd_matches(args: argparse.Namespace, ws: Workspace) -> int:
     if args.filtered:
         return _filtered(args, ws)
     found = asyncio.run(load_listing(ws.db, ws.profile(), args.top, dismissed=args.dismissed,
-                                     undescribed=not args.dismissed, parts=args.json))
+                                     undescribed=not args.dismissed, parts=args.json,
+                                     points=args.json))
     if args.json:
         print(json_text(found))     # print_json's text, written without a Match a row
     elif found:

@@ -169,24 +169,28 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     description: the judge will ask again, and the score stands until it does.
     """
     listed = await load_listing(db, profile, top, dismissed=dismissed,
-                                undescribed=undescribed, now=now, unapplied=unapplied)
+                                undescribed=undescribed, now=now, unapplied=unapplied,
+                                points=False)
     return [row.match() for row in listed]
 
 
 async def load_listing(db: Path, profile: Profile, top: int | None = None, *,
                        dismissed: bool = False, undescribed: bool = False,
                        now: str | None = None, unapplied: bool = False,
-                       parts: bool = True) -> list[MatchRow]:
+                       parts: bool = True, points: bool = True) -> list[MatchRow]:
     """`load_matches`' list as light rows (`MatchRow`), before a `Match` is made of
     each: what `jobtracker matches` prints from. `--json` prints the score parts as
     stored (`json_text`), so it parses none of 100,000; a table does not read them at
-    all (`parts` false: such rows make no Match)."""
+    all (`parts` false: such rows make no Match). `points` false leaves out what
+    `json_text` writes `why` from (a Match parses the parts anyway)."""
     moment = now or now_iso()
     columns = dict(_LISTING)
     if dismissed:
         columns.update(dismissed="d.reason", dismissed_note="d.note")
     if not parts:
-        columns.update(parts="NULL", why_points="NULL")
+        columns.update(parts="NULL")
+    if not parts or not points:
+        columns.update(why_points="NULL")
     sql, params = open_matches(
         profile, now, dismissed=dismissed, unapplied=unapplied, status=True,
         columns=", ".join(columns.values()), column_params=[profile.prose_hash, moment],
