@@ -125,8 +125,9 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
 
     Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores. The judged
     postings lead (a CROSS JOIN keeps SQLite to that order): a third of the postings
-    or fewer. The standing dismissals and the applications to leave out are each read
-    once (`NOT IN`), after the cheaper tests."""
+    or fewer. The standing dismissals and the applications to leave out are anti-joins
+    (LEFT JOIN ... IS NULL: a probe of an index per row; SQLite tested a `NOT IN` list
+    for every scored row, before the verdict and the level)."""
     match, match_params = matching.match_where(profile, now)
     sql = f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} " \
           "JOIN scores AS s ON s.posting_id = p.id "
@@ -134,18 +135,21 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
         sql += "LEFT JOIN applications AS a ON a.posting_id = p.id "
     if dismissed:
         sql += "JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+    else:
+        sql += ("LEFT JOIN dismissals AS nd ON nd.posting_id = p.id "
+                "AND nd.undismissed_at IS NULL ")
+    join_params: list[Any] = []
+    if unapplied:
+        # An application beyond `saved` (posting_id is unique in applications).
+        sql += ("LEFT JOIN applications AS na ON na.posting_id = p.id AND na.status "
+                f"NOT IN ({', '.join('?' for _ in UNAPPLIED)}) ")
+        join_params = list(UNAPPLIED)
     sql += f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} AND {match}"
     if not dismissed:
-        # Standing dismissals are few: read once into an index, not looked up per row.
-        sql += (" AND p.id NOT IN (SELECT posting_id FROM dismissals "
-                "WHERE undismissed_at IS NULL AND posting_id IS NOT NULL)")
-    params = [*(column_params or []), *(where_params or []), *match_params]
+        sql += " AND nd.posting_id IS NULL"
     if unapplied:
-        # The applications beyond `saved`, read once like the dismissals (a probe of
-        # the applications per row cost more than the rest of the digest's test).
-        sql += (" AND p.id NOT IN (SELECT posting_id FROM applications WHERE posting_id "
-                f"IS NOT NULL AND status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
-        params += list(UNAPPLIED)
+        sql += " AND na.posting_id IS NULL"
+    params = [*(column_params or []), *join_params, *(where_params or []), *match_params]
     return sql, params
 
 
