@@ -209,7 +209,10 @@ async def load_listing(db: Path, profile: Profile, top: int | None = None, *,
         directory = await Directory.load(conn)
         waiting = await _undescribed(conn, profile, moment) if undescribed and not unapplied \
             else []
-    facts = _Facts(members, _same_text(rows), directory)
+        # The aggregators' boards: a few rows read once, not a subquery per listed row.
+        copies = frozenset(int(r[0]) for r in await conn.execute_fetchall(
+            "SELECT id FROM boards WHERE aggregator"))
+    facts = _Facts(members, _same_text(rows), directory, copies)
     out = [MatchRow(row, facts, True) for row in rows]
     out += [MatchRow(row, facts, False) for row in waiting]
     if top is not None:
@@ -240,7 +243,7 @@ _LISTING = (
     ("id", "p.id"), ("score", "s.score"), ("parts", "s.parts"), ("verdict", "r.verdict"),
     ("company", "p.company"), ("title", "p.title"), ("location", "p.location"),
     ("url", "p.url"), ("board_id", "p.board_id"),
-    ("aggregator", "(SELECT aggregator FROM boards WHERE id = p.board_id)"),
+    ("aggregator", "NULL"),   # unused: `_Facts.copies` holds the aggregator boards
     ("closed_at", "p.closed_at"), ("status", "a.status"),
     ("stale", "(r.prose_hash != ? OR r.description_hash IS NOT p.description_hash)"),
     ("model", "r.model"), ("prompt_version", "r.prompt_version"),
@@ -590,8 +593,9 @@ class _Facts:
     contacts by company. Per row, only lookups."""
 
     def __init__(self, members: dict[int, list[Any]], same_text: dict[tuple[str, str], int],
-                 directory: Directory) -> None:
+                 directory: Directory, copies: frozenset[int]) -> None:
         self.members, self.same_text, self.directory = members, same_text, directory
+        self.copies = copies
         self._pages: dict[tuple[str, str | None], str] = {}
         self._known: dict[str, dict[str, Any] | None] = {}
         self._signals: dict[tuple[Any, ...], dict[str, Any]] = {}
@@ -613,7 +617,7 @@ class _Facts:
         if not group:       # most jobs: one posting, its own page (page.choose's rule)
             return web_url(row[_URL]) or None, _NONE, None
         leader = {"id": row[_ID], "url": row[_URL], "board_id": row[_BOARD],
-                  "aggregator": row[_AGGREGATOR], "closed_at": row[_CLOSED]}
+                  "aggregator": row[_BOARD] in self.copies, "closed_at": row[_CLOSED]}
         return _where_listed(leader, [m for m in group if m["closed_at"] is None])
 
     def contacts_line(self, known: dict[str, Any] | None, company: str | None) -> str:
@@ -646,7 +650,7 @@ class _Facts:
 
     def signals(self, row: tuple[Any, ...], url: str | None) -> dict[str, Any]:
         group = self.members.get(row[_ID], ())
-        own_board = not row[_AGGREGATOR] or (
+        own_board = row[_BOARD] not in self.copies or (
             bool(group) and any(not m["aggregator"] for m in group))
         host = host_of(url) if url else ""
         key = (host, None if own_board else row[_COMPANY])
