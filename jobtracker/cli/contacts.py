@@ -124,8 +124,8 @@ async def _list(company: str, as_json: bool, ws: Workspace) -> int:
     if company:
         found = directory.known_at(company)
     else:
-        found = [person for key in sorted(directory.people)
-                 for person in directory.people[key]]
+        everyone = directory.people
+        found = [person for key in sorted(everyone) for person in everyone[key]]
     if as_json:
         print_json([person.to_json() for person in found])
         return EXIT_OK

@@ -13,7 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from email.utils import parseaddr
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from jobtracker.contacts.csvfile import Contact
 from jobtracker.mail.link import normalize_company
@@ -94,49 +94,80 @@ def _person(sender: str) -> tuple[str, str] | None:
 
 async def _from_mail(conn: aiosqlite.Connection) -> list[Any]:
     """Messages about an application whose company is known (alerts and newsletters
-    are never linked to a company), newest first."""
-    return list(await conn.execute_fetchall(
-        "SELECT sender, company, MAX(sent_at) AS at FROM messages "
-        "WHERE company IS NOT NULL AND company != '' AND state IS NOT NULL "
-        "AND state != 'not_application' GROUP BY sender, company ORDER BY at DESC"))
+    are never linked to a company), newest first: (sender, company, latest). Only
+    senders that can name a person: parseaddr finds a name only in `Name <address>`
+    or a comment `address (Name)`, so a bare address (most automatic mail) is left
+    out before the grouping rather than parsed after it."""
+    cursor = await conn.execute(MAIL_SQL)
+    cursor.row_factory = None
+    return list(await cursor.fetchall())
+
+
+# Its WHERE is the partial index messages_people's (migration 0023), term for term.
+MAIL_SQL = ("SELECT sender, company, MAX(sent_at) AS at FROM messages "
+            "WHERE company IS NOT NULL AND company != '' AND state IS NOT NULL "
+            "AND state != 'not_application' AND (instr(sender, '<') OR instr(sender, '(')) "
+            "GROUP BY sender, company ORDER BY at DESC")
 
 
 async def everyone(conn: aiosqlite.Connection) -> dict[str, list[Known]]:
     """Every contact by company key, imported ones first (by name), then the people who
     wrote (newest first); a person imported and also writing is listed once."""
-    people: dict[str, list[Known]] = defaultdict(list)
-    seen: set[tuple[str, str]] = set()
-    rows = await conn.execute_fetchall(
+    return (await Directory.load(conn)).people
+
+
+# A contact as read, before it is a Known: an imported row (name, position, company,
+# company_key, source, email, url), or (name, position, company, key, MAIL, address, '')
+# for a person who wrote.
+_Raw = tuple[str, str, str, str, str, str, str]
+
+
+async def _gather(conn: aiosqlite.Connection) -> dict[str, list[_Raw]]:
+    """Every contact as read, by company key, in `everyone`'s order (not yet deduplicated)."""
+    found: dict[str, list[_Raw]] = defaultdict(list)
+    cursor = await conn.execute(
         "SELECT name, position, company, company_key, source, email, url FROM contacts "
         "WHERE company_key != '' ORDER BY company_key, name, id")
-    for row in rows:
-        marker = (row["company_key"], row["name"].casefold())
-        if marker in seen:
+    cursor.row_factory = None     # plain tuples: _Raw
+    for row in cast("list[_Raw]", await cursor.fetchall()):
+        found[row[3]].append(row)
+    persons: dict[str, tuple[str, str] | None] = {}   # a sender writes about many jobs
+    keys: dict[str, str] = {}
+    for sender, company, at in await _from_mail(conn):
+        person = persons[sender] if sender in persons else persons.setdefault(
+            sender, _person(sender))
+        if person is None:
             continue
-        seen.add(marker)
-        people[row["company_key"]].append(Known(
-            name=row["name"], position=row["position"], company=row["company"],
-            source=row["source"], email=row["email"], url=row["url"]))
-    for row in await _from_mail(conn):
-        person = _person(row["sender"])
-        key = company_key(row["company"])
-        if person is None or not key:
-            continue
-        name, address = person
-        marker = (key, name.casefold())
-        if marker in seen:
-            continue
-        seen.add(marker)
-        people[key].append(Known(name=name, position=f"wrote {str(row['at'])[:10]}",
-                                 company=row["company"], source=MAIL, email=address))
-    return dict(people)
+        key = keys.get(company)
+        if key is None:
+            key = keys[company] = company_key(company)
+        if key:
+            found[key].append((person[0], f"wrote {str(at)[:10]}", company, key, MAIL,
+                               person[1], ""))
+    return found
+
+
+def _known(rows: list[_Raw]) -> list[Known]:
+    """One company's contacts as Known, each person once (by name, case folded)."""
+    seen: set[str] = set()
+    out = []
+    for name, position, company, _key, source, email, url in rows:
+        marker = name.casefold()
+        if marker not in seen:
+            seen.add(marker)
+            out.append(Known(name=name, position=position, company=company, source=source,
+                             email=email, url=url))
+    return out
 
 
 class Directory:
-    """Every contact, loaded once, asked per company: `known_at(company)`."""
+    """Every contact, loaded once, asked per company: `known_at(company)`. What is read
+    becomes Known objects only for the companies asked about (a list of matches asks
+    about a few hundred of the thousands a LinkedIn export names)."""
 
-    def __init__(self, people: dict[str, list[Known]]) -> None:
-        self.people = people
+    def __init__(self, raw: dict[str, list[_Raw]]) -> None:
+        self._raw = raw
+        self._built: dict[str, list[Known]] = {}
         self._keys: dict[str, str] = {}
 
     @classmethod
@@ -144,15 +175,31 @@ class Directory:
         has_any = await (await conn.execute(
             "SELECT EXISTS (SELECT 1 FROM contacts) OR EXISTS (SELECT 1 FROM messages "
             "WHERE company IS NOT NULL AND state IS NOT NULL)")).fetchone()
-        return cls(await everyone(conn) if has_any is not None and has_any[0] else {})
+        return cls(await _gather(conn) if has_any is not None and has_any[0] else {})
+
+    @property
+    def has_people(self) -> bool:
+        return bool(self._raw)
+
+    @property
+    def people(self) -> dict[str, list[Known]]:
+        """Every contact by company key (all of them built)."""
+        return {key: self._at(key) for key in self._raw}
+
+    def _at(self, key: str) -> list[Known]:
+        built = self._built.get(key)
+        if built is None:
+            rows = self._raw.get(key)
+            built = self._built[key] = _known(rows) if rows else []
+        return built
 
     def known_at(self, company: str | None) -> list[Known]:
-        if not self.people or not company:
+        if not self._raw or not company:
             return []
         key = self._keys.get(company)
         if key is None:     # one normalization per distinct company name, not per row
             key = self._keys[company] = company_key(company)
-        return self.people.get(key, [])
+        return self._at(key)
 
 
 def summary(people: list[dict[str, str]], company: str | None, total: int = 0) -> str:

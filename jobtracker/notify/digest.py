@@ -233,10 +233,17 @@ async def _with_contacts(conn: aiosqlite.Connection,
                          matches: list[MatchItem]) -> list[MatchItem]:
     """Each match with the people the user knows at its company (one read of them)."""
     directory = await Directory.load(conn) if matches else None
-    if directory is None or not directory.people:
+    if directory is None or not directory.has_people:
         return matches
-    return [replace(m, contacts=summary(
-        [p.to_json() for p in directory.known_at(m.company)], m.company)) for m in matches]
+    lines: dict[str, str] = {}        # one summary per company, not per match
+    out = []
+    for match in matches:
+        line = lines.get(match.company)
+        if line is None:
+            line = lines[match.company] = summary(
+                [p.to_json() for p in directory.known_at(match.company)], match.company)
+        out.append(replace(match, contacts=line) if line else match)
+    return out
 
 
 async def _proposals(conn: aiosqlite.Connection, since: str | None, home: Path | None

@@ -11,8 +11,12 @@ a new id on the same board, the repost's page and date.
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections import defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
+from json.encoder import encode_basestring  # type: ignore[attr-defined]
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +26,7 @@ from jobtracker.config import Profile
 from jobtracker.contacts.people import SHOWN as SHOWN_CONTACTS
 from jobtracker.contacts.people import Directory, summary
 from jobtracker.ranking import filters, matching, page, signals
+from jobtracker.ranking.signals import host_of
 from jobtracker.text import one_line, web_url
 
 
@@ -120,9 +125,9 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
 
     Aliases: `p` postings, `lr` level_readings, `r` rankings, `s` scores. The judged
     postings lead (a CROSS JOIN keeps SQLite to that order): a third of the postings
-    or fewer. The standing dismissals are read once (`NOT IN`), the applications to
-    leave out found through their posting index (`NOT EXISTS`), after the cheaper
-    tests."""
+    or fewer. The standing dismissals and the applications to leave out are anti-joins
+    (LEFT JOIN ... IS NULL: a probe of an index per row; SQLite tested a `NOT IN` list
+    for every scored row, before the verdict and the level)."""
     match, match_params = matching.match_where(profile, now)
     sql = f"SELECT {columns} FROM rankings AS r CROSS JOIN {matching.FROM_POSTINGS} " \
           "JOIN scores AS s ON s.posting_id = p.id "
@@ -130,17 +135,28 @@ def open_matches(profile: Profile, now: str | None = None, *, columns: str,
         sql += "LEFT JOIN applications AS a ON a.posting_id = p.id "
     if dismissed:
         sql += "JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
+    else:
+        sql += ("LEFT JOIN dismissals AS nd ON nd.posting_id = p.id "
+                "AND nd.undismissed_at IS NULL ")
+    join_params: list[Any] = []
+    if unapplied:
+        # An application beyond `saved` (posting_id is unique in applications).
+        sql += ("LEFT JOIN applications AS na ON na.posting_id = p.id AND na.status "
+                f"NOT IN ({', '.join('?' for _ in UNAPPLIED)}) ")
+        join_params = list(UNAPPLIED)
     sql += f"{joins} WHERE p.id = r.posting_id {('AND ' + where) if where else ''} AND {match}"
     if not dismissed:
-        # Standing dismissals are few: read once into an index, not looked up per row.
-        sql += (" AND p.id NOT IN (SELECT posting_id FROM dismissals "
-                "WHERE undismissed_at IS NULL AND posting_id IS NOT NULL)")
-    params = [*(column_params or []), *(where_params or []), *match_params]
+        sql += " AND nd.posting_id IS NULL"
     if unapplied:
-        sql += (" AND NOT EXISTS (SELECT 1 FROM applications AS y WHERE y.posting_id = p.id "
-                f"AND y.status NOT IN ({', '.join('?' for _ in UNAPPLIED)}))")
-        params += list(UNAPPLIED)
+        sql += " AND na.posting_id IS NULL"
+    params = [*(column_params or []), *join_params, *(where_params or []), *match_params]
     return sql, params
+
+
+# Days since the leader was first seen, or posted when the board says it was earlier
+# (the leader is its group's first posting), to the `?` given as now.
+_DAYS_OPEN = ("CAST(julianday(?) - julianday(MIN(p.first_seen, "
+              "COALESCE(p.posted_at, p.first_seen))) AS INTEGER)")
 
 
 async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
@@ -156,67 +172,304 @@ async def load_matches(db: Path, profile: Profile, top: int | None = None, *,
     `stale` is true when the verdict was given for older profile prose or an older
     description: the judge will ask again, and the score stands until it does.
     """
+    listed = await load_listing(db, profile, top, dismissed=dismissed,
+                                undescribed=undescribed, now=now, unapplied=unapplied,
+                                points=False)
+    return [row.match() for row in listed]
+
+
+async def load_listing(db: Path, profile: Profile, top: int | None = None, *,
+                       dismissed: bool = False, undescribed: bool = False,
+                       now: str | None = None, unapplied: bool = False,
+                       parts: bool = True, points: bool = True) -> list[MatchRow]:
+    """`load_matches`' list as light rows (`MatchRow`), before a `Match` is made of
+    each: what `jobtracker matches` prints from. `--json` prints the score parts as
+    stored (`json_text`), so it parses none of 100,000; a table does not read them at
+    all (`parts` false: such rows make no Match). `points` false leaves out what
+    `json_text` writes `why` from (a Match parses the parts anyway)."""
     moment = now or now_iso()
+    columns = dict(_LISTING)
+    if dismissed:
+        columns.update(dismissed="d.reason", dismissed_note="d.note")
+    if not parts:
+        columns.update(parts="NULL")
+    if not parts or not points:
+        columns.update(why_points="NULL")
     sql, params = open_matches(
         profile, now, dismissed=dismissed, unapplied=unapplied, status=True,
-        columns="p.id, s.score, s.parts, r.verdict, p.company, p.title, p.location, p.url, "
-                "p.board_id, (SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
-                "p.closed_at, a.status, (r.prose_hash != ? OR r.description_hash IS NOT "
-                f"p.description_hash) AS stale, r.model, r.prompt_version, "
-                f"{'d.reason' if dismissed else 'NULL'} AS dismissed, "
-                f"{'d.note' if dismissed else 'NULL'} AS dismissed_note, pr.score AS prerank, "
-                f"p.id IN {matching.SAVED_LEADERS} AS saved, p.description_hash, "
-                f"lower(trim(p.title)) AS title_key, {_DAYS_OPEN} AS days_open",
-        column_params=[profile.prose_hash, moment],
+        columns=", ".join(columns.values()), column_params=[profile.prose_hash, moment],
         joins="LEFT JOIN preranks AS pr ON pr.posting_id = p.id")
     sql += " ORDER BY s.score DESC, p.id"
     if top is not None:
         sql += " LIMIT ?"
         params.append(top)
     async with store.connect(db) as conn:
-        rows = await conn.execute_fetchall(sql, params)
+        rows = await _plain_rows(conn, sql, params)
         members = await _members(conn)
         directory = await Directory.load(conn)
         waiting = await _undescribed(conn, profile, moment) if undescribed and not unapplied \
             else []
-    facts = _Facts(members, signals.same_text_counts(rows), directory)
-    out = []
-    for row in rows:
-        url, also_on, reposted = facts.where_listed(row)
-        parts = json.loads(row["parts"])
-        out.append(Match(
-            id=row["id"], score=row["score"], verdict=row["verdict"], company=row["company"],
-            title=row["title"], location=row["location"], url=url, status=row["status"],
-            stale=bool(row["stale"]), parts=parts,
-            model=row["model"] or None, prompt_version=row["prompt_version"], also_on=also_on,
-            reposted=reposted, why=why(parts), dismissed=row["dismissed"],
-            prerank=row["prerank"], saved=bool(row["saved"]),
-            dismissed_note=row["dismissed_note"], contacts=facts.contacts(row["company"]),
-            signals=facts.signals(row, url)))
-    for row in waiting:
-        url, also_on, reposted = facts.where_listed(row)
-        out.append(Match(
-            id=row["id"], score=None, verdict=None, company=row["company"], title=row["title"],
-            location=row["location"], url=url, status=row["status"], stale=False, parts={},
-            also_on=also_on, reposted=reposted, described=False,
-            contacts=facts.contacts(row["company"]), signals=facts.signals(row, url)))
+        # The aggregators' boards: a few rows read once, not a subquery per listed row.
+        copies = frozenset(int(r[0]) for r in await conn.execute_fetchall(
+            "SELECT id FROM boards WHERE aggregator"))
+    facts = _Facts(members, _same_text(rows), directory, copies)
+    out = [MatchRow(row, facts, True) for row in rows]
+    out += [MatchRow(row, facts, False) for row in waiting]
     if top is not None:
         out = out[:top]
     return out
 
 
-async def _undescribed(conn: Any, profile: Profile, now: str) -> list[Any]:
+async def _plain_rows(conn: Any, sql: str, params: list[Any]) -> list[tuple[Any, ...]]:
+    """The rows as tuples: a name lookup in a sqlite3.Row is a search of its columns,
+    and a listed row is read some twenty times."""
+    cursor = await conn.execute(sql, params)
+    cursor.row_factory = None
+    return list(await cursor.fetchall())
+
+
+# The stored parts' points, in `why`'s order (WHY's names), as SQLite's JSON array of
+# the numbers' own text, and whether the parts hold any other name: `MatchRow` writes
+# `why` from them without parsing the parts. (Stored parts are scoring.py's JSON: text
+# that is not fails the read, as json.loads failed on it before.)
+_WHY_SQL = ("json_array(json_extract(s.parts, "
+            + ", ".join(f"'$.{name}.points'" for name in WHY)
+            + "), json_remove(s.parts, " + ", ".join(f"'$.{name}'" for name in WHY)
+            + ") = '{}')")
+
+# A listed row's columns, in this order (read by position: the names below). The two
+# `?` are the profile prose's hash and now.
+_LISTING = (
+    ("id", "p.id"), ("score", "s.score"), ("parts", "s.parts"), ("verdict", "r.verdict"),
+    ("company", "p.company"), ("title", "p.title"), ("location", "p.location"),
+    ("url", "p.url"), ("board_id", "p.board_id"),
+    ("aggregator", "NULL"),   # unused: `_Facts.copies` holds the aggregator boards
+    ("closed_at", "p.closed_at"), ("status", "a.status"),
+    ("stale", "(r.prose_hash != ? OR r.description_hash IS NOT p.description_hash)"),
+    ("model", "r.model"), ("prompt_version", "r.prompt_version"),
+    ("dismissed", "NULL"), ("dismissed_note", "NULL"), ("prerank", "pr.score"),
+    ("saved", f"p.id IN {matching.SAVED_LEADERS}"),
+    ("description_hash", "p.description_hash"), ("title_key", "lower(trim(p.title))"),
+    ("days_open", _DAYS_OPEN), ("why_points", _WHY_SQL))
+(_ID, _SCORE, _PARTS, _VERDICT, _COMPANY, _TITLE, _LOCATION, _URL, _BOARD, _AGGREGATOR,
+ _CLOSED, _STATUS, _STALE, _MODEL, _PROMPT, _DISMISSED, _NOTE, _PRERANK, _SAVED, _HASH,
+ _TITLE_KEY, _DAYS, _POINTS) = range(len(_LISTING))
+
+
+class MatchRow:
+    """One listed match as read, before it is a `Match`: the attributes a table shows
+    (the same names as Match's), `match()` for the whole object, and `json_text` for
+    `--json`. Its contacts, signals and their lines are shared by the rows that have
+    the same ones (`_Facts`)."""
+
+    __slots__ = (
+        "also_on",
+        "contacts",
+        "described",
+        "facts",
+        "reposted",
+        "row",
+        "signals",
+        "url",
+    )
+
+    def __init__(self, row: tuple[Any, ...], facts: _Facts, described: bool) -> None:
+        self.row, self.facts, self.described = row, facts, described
+        self.url, self.also_on, self.reposted = facts.where_listed(row)
+        self.contacts = facts.contacts(row[_COMPANY])
+        self.signals = facts.signals(row, self.url)
+
+    # What a table reads, by Match's names (a card not judged yet has no score).
+    @property
+    def id(self) -> int:
+        return int(self.row[_ID])
+
+    @property
+    def company(self) -> str | None:
+        return self.row[_COMPANY]
+
+    @property
+    def title(self) -> str | None:
+        return self.row[_TITLE]
+
+    @property
+    def location(self) -> str | None:
+        return self.row[_LOCATION]
+
+    @property
+    def status(self) -> str | None:
+        return self.row[_STATUS]
+
+    @property
+    def score(self) -> float | None:
+        return self.row[_SCORE]
+
+    @property
+    def verdict(self) -> str | None:
+        return self.row[_VERDICT]
+
+    @property
+    def stale(self) -> bool:
+        return bool(self.row[_STALE])
+
+    @property
+    def saved(self) -> bool:
+        return bool(self.row[_SAVED])
+
+    @property
+    def dismissed(self) -> str | None:
+        return self.row[_DISMISSED]
+
+    @property
+    def dismissed_note(self) -> str | None:
+        return self.row[_NOTE]
+
+    @property
+    def contacts_line(self) -> str:
+        return self.facts.contacts_line(self.contacts, self.row[_COMPANY])
+
+    @property
+    def signals_line(self) -> str:
+        return self.facts.signals_line(self.signals)
+
+    def match(self) -> Match:
+        row = self.row
+        if not self.described:
+            return Match(
+                id=row[_ID], score=None, verdict=None, company=row[_COMPANY],
+                title=row[_TITLE], location=row[_LOCATION], url=self.url,
+                status=row[_STATUS], stale=False, parts={}, also_on=list(self.also_on),
+                reposted=self.reposted, described=False, contacts=self.contacts,
+                signals=self.signals)
+        if row[_PARTS] is None:
+            raise ValueError("a row read without its parts (a table's) makes no Match")
+        parts = json.loads(row[_PARTS])
+        return Match(
+            id=row[_ID], score=row[_SCORE], verdict=row[_VERDICT], company=row[_COMPANY],
+            title=row[_TITLE], location=row[_LOCATION], url=self.url, status=row[_STATUS],
+            stale=bool(row[_STALE]), parts=parts,
+            model=row[_MODEL] or None, prompt_version=row[_PROMPT],
+            also_on=list(self.also_on), reposted=self.reposted, why=why(parts),
+            dismissed=row[_DISMISSED], prerank=row[_PRERANK], saved=bool(row[_SAVED]),
+            dismissed_note=row[_NOTE], contacts=self.contacts, signals=self.signals)
+
+    def json_text(self) -> str:
+        """`json.dumps(self.match().to_json(), ensure_ascii=False)`, written field by
+        field: the stored parts as they are (`parts_and_why`), the shared contacts and
+        signals encoded once for all the rows sharing them."""
+        row, e, shared = self.row, _encode, self.facts.encoded
+        parts, why_text = self.parts_and_why()
+        also_on = "[]" if not self.also_on else json.dumps(self.also_on, ensure_ascii=False)
+        return (f'{{"id": {e(row[_ID])}, "score": {e(row[_SCORE])}, '
+                f'"verdict": {e(row[_VERDICT])}, "company": {e(row[_COMPANY])}, '
+                f'"title": {e(row[_TITLE])}, "location": {e(row[_LOCATION])}, '
+                f'"url": {e(self.url)}, "status": {e(row[_STATUS])}, '
+                f'"stale": {"true" if row[_STALE] else "false"}, "parts": {parts}, '
+                f'"model": {e(row[_MODEL] or None)}, "prompt_version": {e(row[_PROMPT])}, '
+                f'"also_on": {also_on}, "reposted": {e(self.reposted)}, "why": {why_text}, '
+                f'"dismissed": {e(row[_DISMISSED])}, '
+                f'"described": {"true" if self.described else "false"}, '
+                f'"prerank": {e(row[_PRERANK])}, "saved": {"true" if row[_SAVED] else "false"}, '
+                f'"dismissed_note": {e(row[_NOTE])}, "contacts": {shared(self.contacts)}, '
+                f'"signals": {shared(self.signals)}}}')
+
+    def parts_and_why(self) -> tuple[str, str]:
+        """The `parts` and `why` objects as `json.dumps` (ensure_ascii off) writes them.
+        The stored parts are scoring.py's `json.dumps(parts, sort_keys=True)`: the same
+        text, unless it escaped a non-ASCII letter; `why` is written from the points'
+        own text. Anything else (another name, a part with no number) is parsed."""
+        if not self.described:
+            return "{}", "{}"
+        text, points = self.row[_PARTS], self.row[_POINTS]
+        if points is not None and "\\u" not in text:
+            known = _WHY_TEXTS.get(points)
+            if known is None:
+                known = _WHY_TEXTS[points] = _why_text(points)
+            written, absent = known
+            # A name whose points are null is 0 in `why` when the part is absent; a part
+            # there with points null (or not a number) is parsed.
+            if written is not None and not any(name in text for name in absent):
+                return text, written
+        parts = json.loads(text)
+        return (json.dumps(parts, ensure_ascii=False, check_circular=False),
+                json.dumps(why(parts), ensure_ascii=False, check_circular=False))
+
+
+_WHY_NAMES = tuple(WHY)
+# _WHY_SQL's answers seen, and what they give (a list repeats a few hundred of them).
+_WHY_TEXTS: dict[str, tuple[str | None, tuple[str, ...]]] = {}
+
+
+def _why_text(points: str) -> tuple[str | None, tuple[str, ...]]:
+    """(`why` as JSON text, the keys `"name": ` of the parts whose points came back
+    null) from `[[1.0,0.0,...],1]`; None for the text when the points are not all
+    numbers or null, or the parts name something `why` does not know."""
+    inner, _, rest = points[2:].partition("]")
+    if rest != ",1]" or _NOT_A_NUMBER.search(inner):
+        return None, ()
+    found = inner.split(",")
+    absent = []
+    for at, value in enumerate(found):
+        if value == "null":
+            absent.append(f'"{_WHY_NAMES[at]}": ')
+            found[at] = "0.0"
+    return _WHY_TEMPLATE % tuple(found), tuple(absent)
+_NOT_A_NUMBER = re.compile(r'["\[{tf]')   # a string, a list, an object, true or false
+_WHY_TEMPLATE = "{" + ", ".join(f'"{name}": %s' for name in WHY.values()) + "}"
+
+
+def _float(value: float) -> str:
+    # json's own spelling: repr, and its words for what is not a number.
+    if value != value:
+        return "NaN"
+    if value in (math.inf, -math.inf):
+        return "Infinity" if value > 0 else "-Infinity"
+    return float.__repr__(value)
+
+
+_SCALARS: dict[type, Callable[[Any], str]] = {
+    str: encode_basestring, int: int.__repr__, float: _float,
+    bool: lambda value: "true" if value else "false", type(None): lambda _: "null"}
+
+
+def _encode(value: Any) -> str:
+    """`json.dumps(value, ensure_ascii=False)` for one value, scalars without its set-up."""
+    scalar = _SCALARS.get(value.__class__)
+    return scalar(value) if scalar is not None else json.dumps(
+        value, ensure_ascii=False, check_circular=False)
+
+
+def json_text(listed: list[MatchRow]) -> str:
+    """`json.dumps([row.match().to_json() for row in listed], ensure_ascii=False)` (what
+    `matches --json` prints), written without a Match or a parsed `parts` per row."""
+    return "[" + ", ".join([row.json_text() for row in listed]) + "]"
+
+
+def _same_text(rows: list[tuple[Any, ...]]) -> dict[tuple[str, str], int]:
+    """signals.same_text_counts over listed rows, read by position."""
+    employers: dict[tuple[str, str], set[str]] = {}
+    for row in rows:
+        digest = row[_HASH]
+        if digest:
+            employers.setdefault((digest, row[_TITLE_KEY]), set()).add(
+                (row[_COMPANY] or "").strip().lower())
+    return {key: len(names) for key, names in employers.items() if len(names) > 1}
+
+
+async def _undescribed(conn: Any, profile: Profile, now: str) -> list[tuple[Any, ...]]:
     """Job alerts' cards still without a description: open, a candidate, a level that is
-    wanted or not known (the level task needs a text to read one), never judged."""
+    wanted or not known (the level task needs a text to read one), never judged. The
+    listed row's columns, with none of a judgement's."""
     where, params = matching.candidate_where(profile, now)
     levels = ", ".join("?" for _ in profile.levels)
     level = f"p.title_level IN ({levels}, 'UNCERTAIN')" if profile.levels else "0"
-    return await conn.execute_fetchall(
-        "SELECT p.id, p.company, p.title, p.location, p.url, p.board_id, p.closed_at, "
-        "(SELECT aggregator FROM boards WHERE id = p.board_id) AS aggregator, "
-        "p.description_hash, lower(trim(p.title)) AS title_key, "
-        f"{_DAYS_OPEN} AS days_open, "
-        f"a.status FROM {matching.FROM_POSTINGS} "
+    kept = ("id", "company", "title", "location", "url", "board_id", "aggregator",
+            "closed_at", "status", "description_hash", "title_key", "days_open")
+    columns = ", ".join(sql if name in kept else ("0" if name in ("stale", "saved") else "NULL")
+                        for name, sql in _LISTING)
+    return await _plain_rows(
+        conn,
+        f"SELECT {columns} FROM {matching.FROM_POSTINGS} "
         "LEFT JOIN applications AS a ON a.posting_id = p.id "
         "LEFT JOIN dismissals AS d ON d.posting_id = p.id AND d.undismissed_at IS NULL "
         f"WHERE {where} AND p.description_source = 'alert' AND {level} AND d.id IS NULL "
@@ -321,12 +574,6 @@ async def filtered_counts(conn: Any, profile: Profile, now: str) -> dict[str, in
     return {name: int(row[name] or 0) for name in names}
 
 
-# Days since the leader was first seen, or posted when the board says it was earlier
-# (the leader is its group's first posting), to the `?` given as now.
-_DAYS_OPEN = ("CAST(julianday(?) - julianday(MIN(p.first_seen, "
-              "COALESCE(p.posted_at, p.first_seen))) AS INTEGER)")
-
-
 async def _members(conn: Any) -> dict[int, list[Any]]:
     """Every non-leading member by leader, open or closed, newest first (a partial
     index holds them)."""
@@ -346,20 +593,52 @@ class _Facts:
     contacts by company. Per row, only lookups."""
 
     def __init__(self, members: dict[int, list[Any]], same_text: dict[tuple[str, str], int],
-                 directory: Directory) -> None:
+                 directory: Directory, copies: frozenset[int]) -> None:
         self.members, self.same_text, self.directory = members, same_text, directory
+        self.copies = copies
         self._pages: dict[tuple[str, str | None], str] = {}
         self._known: dict[str, dict[str, Any] | None] = {}
         self._signals: dict[tuple[Any, ...], dict[str, Any]] = {}
+        self._lines: dict[int, str] = {}     # by id() of a shared contacts/signals object
+        self._json: dict[int, str] = {}      # the same objects as JSON text
 
-    def where_listed(self, row: Any) -> tuple[str | None, list[str], str | None]:
-        group = self.members.get(row["id"])
-        open_members = [m for m in group if m["closed_at"] is None] if group else []
-        return _where_listed(row, open_members)
+    def encoded(self, value: dict[str, Any] | None) -> str:
+        """A shared contacts or signals object as JSON text, encoded once."""
+        if value is None:
+            return "null"
+        text = self._json.get(id(value))
+        if text is None:
+            text = self._json[id(value)] = json.dumps(value, ensure_ascii=False,
+                                                      check_circular=False)
+        return text
+
+    def where_listed(self, row: tuple[Any, ...]) -> tuple[str | None, list[str], str | None]:
+        group = self.members.get(row[_ID])
+        if not group:       # most jobs: one posting, its own page (page.choose's rule)
+            return web_url(row[_URL]) or None, _NONE, None
+        leader = {"id": row[_ID], "url": row[_URL], "board_id": row[_BOARD],
+                  "aggregator": row[_BOARD] in self.copies, "closed_at": row[_CLOSED]}
+        return _where_listed(leader, [m for m in group if m["closed_at"] is None])
+
+    def contacts_line(self, known: dict[str, Any] | None, company: str | None) -> str:
+        """`Match.contacts_line`, once per company's shared object."""
+        if not known:
+            return ""
+        line = self._lines.get(id(known))
+        if line is None:
+            line = self._lines[id(known)] = summary(known["people"], company, known["count"])
+        return line
+
+    def signals_line(self, facts: dict[str, Any]) -> str:
+        """`Match.signals_line`, once per shared signals object."""
+        line = self._lines.get(id(facts))
+        if line is None:
+            line = self._lines[id(facts)] = signals.Signals(**facts).line() if facts else ""
+        return line
 
     def contacts(self, company: str | None) -> dict[str, Any] | None:
         """One object per company, shared by its matches (100,000 rows, a few companies)."""
-        if not self.directory.people:
+        if not self.directory.has_people:
             return None
         cached = self._known.get(company or "", False)
         if cached is False:
@@ -369,21 +648,25 @@ class _Facts:
             } if found else None
         return cached
 
-    def signals(self, row: Any, url: str | None) -> dict[str, Any]:
-        group = self.members.get(row["id"], ())
-        own_board = not row["aggregator"] or any(not m["aggregator"] for m in group)
-        host = signals.host_of(url) if url else ""
-        key = (host, None if own_board else row["company"])
+    def signals(self, row: tuple[Any, ...], url: str | None) -> dict[str, Any]:
+        group = self.members.get(row[_ID], ())
+        own_board = row[_BOARD] not in self.copies or (
+            bool(group) and any(not m["aggregator"] for m in group))
+        host = host_of(url) if url else ""
+        key = (host, None if own_board else row[_COMPANY])
         whose = self._pages.get(key)
         if whose is None:   # a company board's page is the company's, wherever it is hosted
-            whose = self._pages[key] = signals.apply_page(url, row["company"], own_board)
-        facts = (signals.reposts_in(row["board_id"], group) if group else 0,
-                 row["days_open"], bool(own_board),
-                 self.same_text.get((row["description_hash"], row["title_key"]), 1) - 1, whose)
+            whose = self._pages[key] = signals.apply_page(url, row[_COMPANY], own_board)
+        facts = (signals.reposts_in(row[_BOARD], group) if group else 0,
+                 row[_DAYS], bool(own_board),
+                 self.same_text.get((row[_HASH], row[_TITLE_KEY]), 1) - 1, whose)
         shared = self._signals.get(facts)     # most rows repeat a few combinations
         if shared is None:
             shared = self._signals[facts] = dict(zip(signals.FIELDS, facts, strict=True))
         return shared
+
+
+_NONE: list[str] = []    # `also_on` of a job with one posting: shared, never changed
 
 
 def _where_listed(leader: Any, members: list[Any]) -> tuple[str | None, list[str], str | None]:

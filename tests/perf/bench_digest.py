@@ -143,9 +143,12 @@ def main_bench() -> None:
                     rounds.setdefault((name, "wall"), []).append(time.perf_counter() - wall)
                     rounds.setdefault((name, "cpu"), []).append(time.process_time() - cpu)
             for clock in ("wall", "cpu"):
-                base_t, now_t = (statistics.median(rounds[(n, clock)]) for n in ("base", "now"))
-                print(f"the read, {args.base} / now, 9 alternating rounds, median {clock}: "
-                      f"{base_t * 1000:.0f} / {now_t * 1000:.0f} ms, ratio {now_t / base_t:.3f}")
+                for how, pick in (("median", statistics.median), ("best", min)):
+                    base_t, now_t = (pick(rounds[(n, clock)]) for n in ("base", "now"))
+                    ratio = now_t / base_t
+                    print(f"the read, {args.base} / now, 9 alternating rounds, {how} {clock}: "
+                          f"{base_t * 1000:.0f} / {now_t * 1000:.0f} ms, ratio {ratio:.3f} "
+                          f"(target <= 1.05: {'met' if ratio <= 1.05 else 'not met'})")
         alone = timed(7, lambda: asyncio.run(read()))
         whole = timed(7, lambda: command("--json"))
         as_text = timed(7, command)
