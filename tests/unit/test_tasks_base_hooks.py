@@ -5,29 +5,18 @@ mail is the mail intake step's (tests/unit/test_intake_mail.py)."""
 from __future__ import annotations
 
 import json
-from collections.abc import AsyncIterator
 from pathlib import Path
 
 import aiosqlite
-import pytest
 
-from jobtracker import store
-from jobtracker.config import Config, Profile
-from jobtracker.tasks import REGISTRY, Context
+from jobtracker.tasks import REGISTRY
 from jobtracker.tasks.judge import JudgeTask
+from tests.unit import test_intake_mail as mail_tests
 from tests.unit.test_tasks_judge import PROFILE, add_posting, make_ctx
 
-NOW = "2026-09-01T12:00:00Z"
-
-
-@pytest.fixture
-async def conn(tmp_path: Path) -> AsyncIterator[aiosqlite.Connection]:
-    async with store.connect(tmp_path / "db.sqlite") as connection:
-        yield connection
-
-
-def inbox_ctx(tmp_path: Path, maildir: Path | None) -> Context:
-    return Context(home=tmp_path, config=Config(maildir=maildir), profile=Profile(), now=NOW)
+# The inbox's world is the intake step's (its tests moved there): bound by name, so
+# pytest finds the fixture here too.
+NOW, conn, inbox_ctx = mail_tests.NOW, mail_tests.conn, mail_tests.inbox_ctx
 
 
 async def test_judge_rescores_after_new_verdicts(conn: aiosqlite.Connection) -> None:
