@@ -353,10 +353,12 @@ async def prepare(home: Path, db: Path, profile: Profile, bank: Answers, now: st
     when `ids` names a posting that does not exist.
     """
     documents = Documents(render)
-    documents.expect(len(ids) if ids else top)
     async with store.connect(db) as conn:
         rescored = await scoring.rescore(conn, profile, now)
     chosen = list(dict.fromkeys(ids)) if ids else await pick(db, profile, top)
+    # The pool's server starts (in a thread) only for packets there are: an empty
+    # workspace's nightly `--run` would otherwise start a process and wait for its end.
+    documents.expect(len(chosen))
     async with store.connect(db) as conn:
         rows = await posting_rows(conn, chosen)
         # The documents render in a pool of processes while forms are read and packets written.

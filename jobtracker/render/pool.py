@@ -17,17 +17,18 @@ started or a worker that dies leaves the caller to render the document here.
 from __future__ import annotations
 
 import contextlib
-import multiprocessing
-import multiprocessing.context
 import os
 import threading
-from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from functools import partial
-from multiprocessing import forkserver
+from typing import TYPE_CHECKING
 
 from jobtracker.render import build
 from jobtracker.render.themes import Theme
+
+if TYPE_CHECKING:   # multiprocessing loads when a pool starts: not for a run with no packet
+    import multiprocessing.context
 
 MIN_JOBS = 4           # fewer documents than this render in this process: a pool's start
                        # (about 0.2 s of CPU) costs more than it saves
@@ -86,12 +87,16 @@ def _warm(theme: Theme) -> None:
 
 
 def _context() -> multiprocessing.context.BaseContext:
+    import multiprocessing
+
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)
     return context
 
 
 def _start_server() -> None:
+    from multiprocessing import forkserver
+
     with contextlib.suppress(Exception):   # no server here: the pool finds out when used
         _context()
         forkserver.ensure_running()
@@ -117,6 +122,8 @@ class Renderer:
     """A pool of `workers` processes rendering `Job`s in `theme`; `close` ends them."""
 
     def __init__(self, workers: int, theme: Theme) -> None:
+        from concurrent.futures import ProcessPoolExecutor
+
         self._pool = ProcessPoolExecutor(max(1, workers), mp_context=_context(),
                                          initializer=_warm, initargs=(theme,))
         self._feeder: threading.Thread | None = None

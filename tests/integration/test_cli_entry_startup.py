@@ -50,8 +50,10 @@ LAZY: dict[str, tuple[str, ...]] = {
     "matches": ("httpx", "jobtracker.tasks", "jobtracker.run.run", "jobtracker.llm",
                 "jobtracker.proposals", "jobtracker.workers", "jobtracker.alerts",
                 "jobtracker.postings", "jobtracker.prepare", "jobtracker.interviews"),
+    # ... and no renderers' pool (multiprocessing: its server is a process) with no packet.
     "jobtracker-tui --run": ("certifi", "anyio", "jobtracker.alerts", "jobtracker.notify",
-                             "jobtracker.channels"),
+                             "jobtracker.channels", "multiprocessing.forkserver",
+                             "concurrent.futures.process"),
 }
 
 REPORT = """

@@ -72,36 +72,43 @@ def run_once(tree: Path, module: str, argv: list[str], home: Path, env: dict[str
     return seconds, cpu, json.loads(done.stderr.rpartition("\nLOADED ")[2])
 
 
+def make_home(tree: Path, home: Path, board_url: str) -> Path:
+    """An empty workspace made by `tree`'s `init`, listing one board with no job."""
+    subprocess.run([sys.executable, "-m", "jobtracker", "--home", str(home), "init"],
+                   check=True, capture_output=True, cwd=tree)
+    (home / "config.yaml").write_text("llm: {url: null}\n")
+    (home / "sources.yaml").write_text(
+        f"boards:\n  - {{ats: greenhouse, token: acme, company: Acme, url: '{board_url}'}}\n")
+    return home
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--base", help="a commit to time the same commands at")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp, BoardServer() as board:
-        home = Path(tmp) / "home"
-        subprocess.run([sys.executable, "-m", "jobtracker", "--home", str(home), "init"],
-                       check=True, capture_output=True, cwd=ROOT)
-        (home / "config.yaml").write_text("llm: {url: null}\n")
         board.set("/gh/acme", greenhouse_board([]))
-        (home / "sources.yaml").write_text(
-            f"boards:\n  - {{ats: greenhouse, token: acme, company: Acme, "
-            f"url: '{board.url('/gh/acme')}'}}\n")
         trees = {"now": ROOT}
         if args.base:
             trees["base"] = tree_at(args.base, Path(tmp) / "base")
+        # A workspace per tree, made by that tree's own `init`: an older tree refuses a
+        # database that a newer one has migrated further.
+        homes = {label: make_home(tree, Path(tmp) / f"home-{label}", board.url("/gh/acme"))
+                 for label, tree in trees.items()}
         # Bytecode compiled once per tree and command before timing (a user's install has
         # it): without it every run compiles what it imports, and that is what is timed.
         env = child_env(Path(tmp) / "pycache")
-        for tree in trees.values():
+        for label, tree in trees.items():
             for module, argv in COMMANDS.values():
-                run_once(tree, module, argv, home, env)
+                run_once(tree, module, argv, homes[label], env)
         best: dict[tuple[str, str], float] = {}
         cpu: dict[tuple[str, str], float] = {}
         loaded: dict[tuple[str, str], list[str]] = {}
         for _ in range(args.runs):
             for name, (module, argv) in COMMANDS.items():
                 for label, tree in trees.items():
-                    seconds, used, modules = run_once(tree, module, argv, home, env)
+                    seconds, used, modules = run_once(tree, module, argv, homes[label], env)
                     key = (label, name)
                     best[key] = min(best.get(key, seconds), seconds)
                     cpu[key] = min(cpu.get(key, used), used)
