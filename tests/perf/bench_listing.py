@@ -32,6 +32,7 @@ sys.path[:0] = [str(ROOT)]
 from jobtracker.workspace import Workspace  # noqa: E402
 from tests.perf.bench_contacts import add_groups  # noqa: E402
 from tests.perf.bench_learn import seed  # noqa: E402
+from tests.perf.bench_startup import tree_at  # noqa: E402
 
 TARGET = 0.5
 # What `jobtracker matches` runs, in a fresh interpreter from the tree in its cwd.
@@ -41,15 +42,6 @@ FRESH = ("import asyncio, sys; from pathlib import Path; from jobtracker import 
          "    async with store.connect(Path(sys.argv[1])):\n"
          "        pass\n"
          "asyncio.run(go())")
-
-
-def tree_at(commit: str, into: Path) -> Path:
-    """`jobtracker/` and `tui/` as they were at `commit`, unpacked under `into`."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "jobtracker", "tui"],
-                             capture_output=True, check=True).stdout
-    into.mkdir()
-    subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
-    return into
 
 
 def schema_of(tree: Path, folder: Path) -> tuple[set[tuple[str, str]], int]:

@@ -61,6 +61,20 @@ async def _create(ws: Workspace) -> None:
 TARGET = 0.97   # of the bare client, in process (issue 41)
 
 
+def level_workspace(home: Path, url: str, units: int, concurrency: int) -> Workspace:
+    """A workspace at `home` with only the level task on, `units` postings waiting for it
+    and the model server at `url`."""
+    ws = Workspace(home)
+    ws.init()
+    (ws.home / "profile.yaml").write_text("prose: x\nlevels: [senior]\n")
+    (ws.home / "plugins.yaml").write_text(
+        "tasks: {level: true, judge: false, inbox: false, tailor: false}\n")
+    (ws.home / "config.yaml").write_text(
+        f"llm: {{url: '{url}', model: test-model}}\nconcurrency: {concurrency}\n")
+    seed(ws, units)
+    return ws
+
+
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
@@ -128,14 +142,7 @@ async def bare_client(url: str, units: int, concurrency: int) -> float:
 def run(url: str, units: int, concurrency: int) -> tuple[float, float]:
     """(units/s, CPU seconds) of one runner.work over a fresh seeded workspace."""
     with tempfile.TemporaryDirectory() as tmp:
-        ws = Workspace(Path(tmp) / "home")
-        ws.init()
-        (ws.home / "profile.yaml").write_text("prose: x\nlevels: [senior]\n")
-        (ws.home / "plugins.yaml").write_text(
-            "tasks: {level: true, judge: false, inbox: false, tailor: false}\n")
-        (ws.home / "config.yaml").write_text(
-            f"llm: {{url: '{url}', model: test-model}}\nconcurrency: {concurrency}\n")
-        seed(ws, units)
+        ws = level_workspace(Path(tmp) / "home", url, units, concurrency)
         setup = runner.load_setup(ws)
         cpu = cpu_seconds()
         started = time.perf_counter()

@@ -35,7 +35,7 @@ from jobtracker.tasks.base import posting_block
 from jobtracker.tasks.level import TASK as LEVEL
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
-from tests.perf.bench_work import SERVER, seed
+from tests.perf.bench_work import SERVER, level_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
 TARGET = 0.92
@@ -73,18 +73,6 @@ def level_body(units: int) -> dict[str, object]:
     return {"model": "test-model", "messages": request.messages, "temperature": 0,
             "max_tokens": 512, "response_format": {"type": "json_schema", "json_schema": {
                 "name": "level", "schema": request.schema, "strict": True}}}
-
-
-def make_template(folder: Path, url: str, units: int, concurrency: int) -> Workspace:
-    ws = Workspace(folder / "template")
-    ws.init()
-    (ws.home / "profile.yaml").write_text("prose: x\nlevels: [senior]\n")
-    (ws.home / "plugins.yaml").write_text(
-        "tasks: {level: true, judge: false, inbox: false, tailor: false}\n")
-    (ws.home / "config.yaml").write_text(
-        f"llm: {{url: '{url}', model: test-model}}\nconcurrency: {concurrency}\n")
-    seed(ws, units)
-    return ws
 
 
 def base_tree(commit: str, folder: Path) -> Path:
@@ -133,7 +121,7 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            template = make_template(folder, url, args.units, args.concurrency)
+            template = level_workspace(folder / "template", url, args.units, args.concurrency)
             body_file = folder / "body.json"
             body_file.write_text(json.dumps(level_body(args.units)))
             base_env = {k: v for k, v in os.environ.items()
