@@ -23,9 +23,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
 import ctypes
-import io
 import json
 import os
 import resource
@@ -38,18 +36,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
-from jobtracker import cli  # noqa: E402
 from jobtracker.workspace import Workspace  # noqa: E402
-from tests.perf.bench_prepare import TEAMS, sixty_questions  # noqa: E402
-from tests.perf.bench_render import tailor_each  # noqa: E402
+from tests.perf.bench_render import judged_world, tailor_each  # noqa: E402
 from tests.perf.bench_startup import tree_at  # noqa: E402
-from tests.prepare_world import ANSWERS, judge_everything  # noqa: E402
 from tests.render_samples import RESUME  # noqa: E402
 from tests.servers.boards import (  # noqa: E402
     BoardServer,
-    greenhouse_board,
-    greenhouse_form,
-    greenhouse_job,
 )
 
 JOBS = 20
@@ -82,22 +74,8 @@ def cpu_of_children() -> float:
 
 
 def world(tmp: Path, server: BoardServer) -> Workspace:
-    ws = Workspace(tmp / "home")
-    ws.init()
-    titles = {i: f"Senior {team} Engineer" for i, team in enumerate(TEAMS, start=1)}
-    server.set("/gh/acme", greenhouse_board([greenhouse_job(i, t) for i, t in titles.items()]))
-    for i, title in titles.items():
-        server.set(f"/gh/acme/{i}?questions=true",
-                   greenhouse_form(i, title, questions=sixty_questions()))
-    (ws.home / "sources.yaml").write_text(
-        f"boards:\n  - {{ats: greenhouse, token: acme, url: '{server.url('/gh/acme')}'}}\n")
-    (ws.home / "profile.yaml").write_text("prose: Backend\nlevels: [senior, staff]\n")
-    (ws.home / "resume.md").write_text(RESUME)
-    (ws.home / "answers.yaml").write_text(ANSWERS)
-    (ws.home / "config.yaml").write_text("llm: {url: null}\nrender: {formats: [pdf, docx]}\n")
-    with contextlib.redirect_stdout(io.StringIO()):
-        assert cli.main(["--home", str(ws.home), "fetch"]) == 0
-    judge_everything(ws)
+    """bench_render's judged world, PDF and DOCX, with a tailored resume per posting."""
+    ws = judged_world(tmp, server, "llm: {url: null}\nrender: {formats: [pdf, docx]}\n")
     asyncio.run(tailor_each(ws))
     return ws
 

@@ -170,7 +170,9 @@ def in_process(ws: Workspace, render: RenderConfig) -> Timer:
     return timer
 
 
-def bench_prepare(tmp: Path, server: BoardServer) -> dict[str, Timer]:
+def judged_world(tmp: Path, server: BoardServer, config: str | None = None) -> Workspace:
+    """A workspace at tmp/home whose board (on `server`) lists a job per team, each with
+    a 60-question form, fetched and every posting judged; `config` its config.yaml."""
     ws = Workspace(tmp / "home")
     ws.init()
     titles = {i: f"Senior {team} Engineer" for i, team in enumerate(TEAMS, start=1)}
@@ -183,9 +185,16 @@ def bench_prepare(tmp: Path, server: BoardServer) -> dict[str, Timer]:
     (ws.home / "profile.yaml").write_text("prose: Backend\nlevels: [senior, staff]\n")
     (ws.home / "resume.md").write_text(RESUME)
     (ws.home / "answers.yaml").write_text(ANSWERS)
+    if config is not None:
+        (ws.home / "config.yaml").write_text(config)
     with contextlib.redirect_stdout(io.StringIO()):
         assert cli.main(["--home", str(ws.home), "fetch"]) == 0
     judge_everything(ws)
+    return ws
+
+
+def bench_prepare(tmp: Path, server: BoardServer) -> dict[str, Timer]:
+    ws = judged_world(tmp, server)
     render = RenderConfig(formats=("pdf", "docx"))
     out = {"first (forms read, packets written)": in_process(ws, render)}
     out["again, nothing changed"] = min((in_process(ws, render) for _ in range(3)),
