@@ -19,6 +19,7 @@ from jobtracker.tasks.inbox import demo_reading as inbox_answer
 from jobtracker.tasks.judge import demo_verdict as judge_answer
 from jobtracker.tasks.level import demo_level as level_answer
 from jobtracker.tasks.tailor import demo_edits
+from tests.unit import test_demo_model as demo_model_tests
 
 
 @pytest.mark.parametrize(("text", "expected"), [
@@ -94,16 +95,7 @@ def test_tailor_edits_quote_a_resume_line_and_add_only_keywords() -> None:
     assert edits[0]["original"].startswith("Designed an event pipeline on Kafka")
 
 
-TOY_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "word": {"type": "string", "maxLength": 20},
-        "count": {"type": "integer", "minimum": 1},
-        "tags": {"type": "array", "minItems": 2, "maxItems": 3, "items": {"type": "string"}},
-    },
-    "required": ["word", "count", "tags"],
-    "additionalProperties": False,
-}
+TOY_SCHEMA = demo_model_tests.TOY_SCHEMA    # a task the demo does not know
 
 
 def test_the_flat_format_tells_tasks_apart_by_a_field_and_knows_no_other() -> None:
