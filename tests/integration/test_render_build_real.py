@@ -27,6 +27,10 @@ RENDERED = ["official-sample.json", "pre1-architect-en.json", "coach-fr.json",
 THEMES, PAPERS = ("classic", "compact"), ("a4", "us-letter")
 EXTRACTORS = ("pypdf", "pdfminer", "pdftotext")
 
+# One worker takes the whole file, so each of the 20 renders is made once (`rendered` is
+# cached per process) instead of once on every worker that draws one of its cases.
+pytestmark = pytest.mark.xdist_group("render_real")
+
 
 @functools.cache
 def rendered(name: str, theme: str, paper: str) -> tuple[str, build.Built]:
