@@ -18,7 +18,13 @@ import ast
 from functools import lru_cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parents[2]
+
+# One worker takes the whole file: the project is parsed once (cached per process),
+# not once on every worker that draws one of its tests.
+pytestmark = pytest.mark.xdist_group("test_files_callsites")
 SCANNED = ("jobtracker", "tui")
 MECHANISM = {"jobtracker/files.py", "jobtracker/jsonbound.py"}
 

@@ -23,6 +23,10 @@ ROOT = Path(__file__).resolve().parents[2]
 MEANT = {"kind", "task", "name"}
 PARAMETERS = {"kind", "task"}
 
+# One worker takes the whole file: the project is parsed once (cached per process),
+# not once on every worker that draws one of its tests.
+pytestmark = pytest.mark.xdist_group("test_names")
+
 # Sites the scan finds that are not a kind or task named from outside, or are a debt,
 # each with its reason. The list only shrinks.
 EXEMPT = {
