@@ -226,9 +226,15 @@ def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) 
 
 
 def test_model_server_dying_mid_run_ends_in_recorded_failures_not_a_hang(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
     import threading
 
+    from jobtracker.llm import client
+
+    # The test counts units, not seconds: retry waits of 5 and 10 ms, not the real 0.5
+    # and 1 s (tests/unit/test_llm_client_timings.py holds the real ones).
+    monkeypatch.setattr(client, "BACKOFF_START", 0.005)
     srv = ModelServer(answer=answer_level("staff"), latency=0.05).start()
     ws = make_workspace(tmp_path, srv.url, postings=30)
     (ws.home / "config.yaml").write_text(
