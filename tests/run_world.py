@@ -85,5 +85,14 @@ def server() -> Iterator[ModelServer]:
         yield srv
 
 
+@pytest.fixture
+def short_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests that count attempts or units, not seconds: retry waits of 5 ms and 10 ms,
+    not the real 0.5 s and 1 s (tests/unit/test_llm_client_timings.py holds the real ones)."""
+    from jobtracker.llm import client
+
+    monkeypatch.setattr(client, "BACKOFF_START", 0.005)
+
+
 def work(ws: Workspace, *args: str) -> int:
     return main(["--home", str(ws.home), "work", *args])

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from jobtracker.llm import client
 from jobtracker.workspace import Workspace
 from tests import run_world
 from tests.db import raw_connect
@@ -19,11 +18,9 @@ from tests.servers.model import Fault, ModelServer
 server = run_world.server
 
 
-@pytest.fixture(autouse=True)
-def _short_backoff(monkeypatch: pytest.MonkeyPatch) -> None:
-    """These tests count attempts, not seconds: retry waits of 5 ms and 10 ms, not the
-    real 0.5 s and 1 s (tests/unit/test_llm_client_timings.py holds the real ones)."""
-    monkeypatch.setattr(client, "BACKOFF_START", 0.005)
+# These tests count attempts, not seconds (run_world.short_backoff).
+pytestmark = pytest.mark.usefixtures("short_backoff")
+short_backoff = run_world.short_backoff
 
 
 def test_failure_is_recorded_never_retried_in_the_run_and_set_aside_after_three(

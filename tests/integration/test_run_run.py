@@ -28,6 +28,7 @@ from tests.servers.model import Fault, ModelServer
 
 # The shared fixtures, bound here by name so that pytest finds them in this file.
 server = run_world.server
+short_backoff = run_world.short_backoff
 
 
 def test_dry_run_prints_the_queue_and_changes_nothing(tmp_path: Path,
@@ -89,6 +90,7 @@ def test_budget_caps_the_units(tmp_path: Path, server: ModelServer) -> None:
     assert server.chat_count == 3
 
 
+@pytest.mark.usefixtures("short_backoff")
 def test_every_unit_failing_exits_1(tmp_path: Path, server: ModelServer,
                                     capsys: pytest.CaptureFixture[str]) -> None:
     ws = make_workspace(tmp_path, server.url, postings=2)
@@ -225,16 +227,11 @@ def test_sigterm_stops_a_run_cleanly_keeping_what_was_committed(tmp_path: Path) 
     assert not ws.lock.read_text(), "the lease was released on the way out"
 
 
+@pytest.mark.usefixtures("short_backoff")
 def test_model_server_dying_mid_run_ends_in_recorded_failures_not_a_hang(
-        tmp_path: Path, capsys: pytest.CaptureFixture[str],
-        monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     import threading
 
-    from jobtracker.llm import client
-
-    # The test counts units, not seconds: retry waits of 5 and 10 ms, not the real 0.5
-    # and 1 s (tests/unit/test_llm_client_timings.py holds the real ones).
-    monkeypatch.setattr(client, "BACKOFF_START", 0.005)
     srv = ModelServer(answer=answer_level("staff"), latency=0.05).start()
     ws = make_workspace(tmp_path, srv.url, postings=30)
     (ws.home / "config.yaml").write_text(
