@@ -19,6 +19,7 @@ from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+    from jsonschema.protocols import Validator
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
 _THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
@@ -58,10 +59,10 @@ def _validator(schema_json: str) -> Draft202012Validator:
 # The validator of each schema object asked about, by identity: a task's schema is one
 # object sent with every unit, and its canonical JSON (the key above) costs more than
 # the check. The validator holds that object, so its id is not reused while it is here.
-_BY_OBJECT: dict[int, Draft202012Validator] = {}
+_BY_OBJECT: dict[int, Validator] = {}
 
 
-def _validator_of(schema: dict[str, Any]) -> Draft202012Validator:
+def _validator_of(schema: dict[str, Any]) -> Validator:
     validator = _BY_OBJECT.get(id(schema))
     if validator is None or validator.schema is not schema:
         shared = _validator(json.dumps(schema, sort_keys=True))   # checked once per content
