@@ -184,7 +184,7 @@ def counting_exchanges() -> Iterator[list[int]]:
 
     seen = [0]
     real: Any = aiosqlite.Connection._execute
-    real_send: Any = Database.send_one
+    real_send: Any = getattr(Database, "send_one", None)   # None: an older tree's
 
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         seen[0] += 1
@@ -195,12 +195,14 @@ def counting_exchanges() -> Iterator[list[int]]:
         return await real_send(self, sql, params)
 
     aiosqlite.Connection._execute = counted  # type: ignore[method-assign]
-    Database.send_one = counted_send  # type: ignore[method-assign]
+    if real_send is not None:
+        Database.send_one = counted_send  # type: ignore[method-assign]
     try:
         yield seen
     finally:
         aiosqlite.Connection._execute = real  # type: ignore[method-assign]
-        Database.send_one = real_send  # type: ignore[method-assign]
+        if real_send is not None:
+            Database.send_one = real_send  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
