@@ -11,8 +11,8 @@ feeders of later tasks that a finished unit may have given work.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterable
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from collections.abc import Callable, Iterable
+from typing import Any, Protocol, runtime_checkable
 
 from opentelemetry.trace import Tracer
 
@@ -24,8 +24,6 @@ from jobtracker.run.ledger import Ledger
 from jobtracker.tasks import Context, Task, Unit
 from jobtracker.workers.events import EventType, report
 from jobtracker.workers.job import Job
-
-T = TypeVar("T")
 
 BATCH = 256          # units read per pending() query
 RECHECK_AFTER = 2.0  # seconds a listed unit may wait before done() asks the database again
@@ -217,28 +215,20 @@ class Feeder:
         try:
             await self.gate.turn(key)
             report(EventType.JOB_PROGRESS, phase="applying")
-            label, sent = await self._failing(unit, self._apply(unit, result, answer.model))
-        finally:
-            self.gate.advance(key)
-        if sent is not None:
-            # Sent in turn; the next unit may send its own while this one commits.
-            await self._failing(unit, self.db.written(sent))
-        self.applied += 1
-        return label
-
-    async def _failing(self, unit: Unit, step: Awaitable[T]) -> T:
-        """`step` of applying `unit`. When it raises, its write rolled back: the unit is
-        a failure (recorded), or the database itself failed (the run is told)."""
-        try:
-            return await step
+            label = await self._apply(unit, result, answer.model)
         except asyncio.CancelledError:
             raise
         except store.StoreError as exc:
             self.on_store_error(exc)
             raise
         except Exception as exc:
+            # _apply() raised: its transaction rolled back; the unit is a failure.
             await self._record_failure(unit, exc)
             raise
+        finally:
+            self.gate.advance(key)
+        self.applied += 1
+        return label
 
     async def _record_failure(self, unit: Unit, exc: Exception) -> None:
         try:
@@ -247,25 +237,23 @@ class Feeder:
             self.on_store_error(error)
             raise
 
-    async def _apply(self, unit: Unit, result: Any,
-                     model: str) -> tuple[str, asyncio.Future[Any] | None]:
-        """Write one unit's result and clear its ledger row, in one transaction: the
-        label, and None once committed. A task that writes its answer with one statement
-        (`OneStatement`), for a unit with no ledger row, sends that statement to commit
-        on its own (atomic all the same, and one exchange with the database thread
-        instead of three): the label, and what tells when it has committed
-        (`Database.written`). Either way the write is queued before any later unit's."""
+    async def _apply(self, unit: Unit, result: Any, model: str) -> str:
+        """Write one unit's result and clear its ledger row, in one transaction. A task
+        that writes its answer with one statement (`OneStatement`), for a unit with no
+        ledger row, commits that statement on its own: atomic all the same, and one
+        exchange with the database thread instead of three."""
         task = self.task
         if self._one_statement is not None and not self.ledger.has_row(task.name,
                                                                         unit.unit_key):
             sql, params, label = self._one_statement.apply_statement(unit, result, self.ctx,
                                                                      model)
             async with self.db.lock:
-                return label, await self.db.send_one(sql, params)
+                await self.db.write_one(sql, params)
+            return label
         async with self.db.lock, store.write(self.db.conn):
             label = await task.apply(self.db.conn, unit, result, self.ctx, model)
             await self.ledger.clear(task.name, unit.unit_key)
-        return label, None
+        return label
 
     # --- after a stage -----------------------------------------------------------------
 

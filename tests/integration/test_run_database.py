@@ -5,9 +5,7 @@ from __future__ import annotations
 import asyncio
 import sqlite3
 from pathlib import Path
-from typing import Any, cast
 
-import aiosqlite
 import pytest
 
 from jobtracker import store
@@ -74,54 +72,3 @@ def test_a_write_the_file_refuses_is_said_as_a_store_error_naming_it(tmp_path: P
             assert str(ws.db) in str(raised.value)
 
     asyncio.run(refused())
-
-
-def test_a_statement_sent_runs_before_anything_sent_after_it(tmp_path: Path) -> None:
-    # send_one hands the statement to the connection's thread before it returns: a
-    # transaction begun by the next holder of the lock, even one rolled back, comes
-    # after it, and a read sent after it sees it, though nobody waited for it.
-    ws = make_workspace(tmp_path, None, postings=2)
-    ctx = load_setup(ws).context("2026-11-02T00:00:00Z")
-
-    async def sent_then_rolled_back() -> list[int]:
-        async with store.connect(ws.db) as conn:
-            db = Database(conn)
-            first, second = sorted(await LEVEL.pending(conn, ctx), key=lambda u: u.subject)
-            async with db.lock:
-                sent = [await db.send_one(*LEVEL.apply_statement(unit, {"level": "staff"},
-                                                                  ctx, "m")[:2])
-                        for unit in (first, second)]
-            assert not any(each.done() for each in sent)    # on their way, not waited for
-            with pytest.raises(RuntimeError):
-                async with db.lock, store.write(conn):
-                    await conn.execute("DELETE FROM level_readings")
-                    raise RuntimeError("rolled back")
-            for each in sent:
-                await db.written(each)
-            rows = await conn.execute_fetchall("SELECT posting_id FROM level_readings")
-            return sorted(row[0] for row in rows)
-
-    assert asyncio.run(sent_then_rolled_back()) == [1, 2]
-
-
-def test_a_connection_it_does_not_know_is_written_before_the_lock_is_let_go(
-        tmp_path: Path) -> None:
-    ws = make_workspace(tmp_path, None, postings=1)
-    ctx = load_setup(ws).context("2026-11-02T00:00:00Z")
-
-    class Plain:
-        """Only the public face of a connection."""
-
-        def __init__(self, conn: aiosqlite.Connection) -> None:
-            self.execute = conn.execute
-
-    async def plain() -> None:
-        async with store.connect(ws.db) as conn:
-            (unit,) = await LEVEL.pending(conn, ctx)
-            sql, params, _ = LEVEL.apply_statement(unit, {"level": "staff"}, ctx, "m")
-            sent = await Database(cast(Any, Plain(conn))).send_one(sql, params)
-            assert sent.done()
-
-    asyncio.run(plain())
-    with raw_connect(ws.db) as other:
-        assert other.execute("SELECT level FROM level_readings").fetchall() == [("staff",)]

@@ -175,34 +175,22 @@ def run(url: str, units: int, concurrency: int) -> tuple[float, float]:
 
 @contextlib.contextmanager
 def counting_exchanges() -> Iterator[list[int]]:
-    """Counts the calls handed to aiosqlite's thread while the block runs: through its
-    private `_execute` (every statement, fetch and commit of its own API) and the run's
-    answers that `Database.send_one` hands over itself."""
+    """Counts the calls handed to aiosqlite's thread (its private `_execute`, through
+    which every statement, fetch and commit passes) while the block runs."""
     import aiosqlite
-
-    from jobtracker.run.database import Database
 
     seen = [0]
     real: Any = aiosqlite.Connection._execute
-    real_send: Any = getattr(Database, "send_one", None)   # None: an older tree's
 
     async def counted(self: aiosqlite.Connection, fn: Any, *args: Any, **kwargs: Any) -> Any:
         seen[0] += 1
         return await real(self, fn, *args, **kwargs)
 
-    async def counted_send(self: Database, sql: str, params: tuple[Any, ...]) -> Any:
-        seen[0] += 1
-        return await real_send(self, sql, params)
-
     aiosqlite.Connection._execute = counted  # type: ignore[method-assign]
-    if real_send is not None:
-        Database.send_one = counted_send  # type: ignore[method-assign]
     try:
         yield seen
     finally:
         aiosqlite.Connection._execute = real  # type: ignore[method-assign]
-        if real_send is not None:
-            Database.send_one = real_send  # type: ignore[method-assign]
 
 
 if __name__ == "__main__":
