@@ -82,12 +82,10 @@ def _hash(ws: Workspace, posting_id: int) -> str:
     return description_hash(text)
 
 
-def test_an_answer_whose_write_fails_after_it_was_sent_is_that_units_failure(
-        tmp_path: Path) -> None:
-    # Level's answer is one statement, sent to the database thread in its turn and waited
-    # for after (the next unit sends its own meanwhile): its failure there — the posting
-    # deleted while it was asked, so its foreign key fails — is still the unit's own,
-    # recorded, and the units around it are written.
+def test_an_answer_whose_one_statement_fails_is_that_units_failure(tmp_path: Path) -> None:
+    # Level's answer is one statement committed on its own (no transaction around it):
+    # its failure — the posting deleted while it was asked, so its foreign key fails —
+    # is the unit's own, recorded, and the units around it are written.
     def answer(body: dict) -> dict:
         if "Posting 2:" in json.dumps(body):
             with raw_connect(ws.db) as conn:    # no foreign keys on this connection
