@@ -19,6 +19,7 @@ from jobtracker.text import clean_text, one_line
 
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
+    from jsonschema.protocols import Validator
 
 _FENCE = re.compile(r"^```[a-zA-Z]*\s*\n(.*?)\n?```$", re.DOTALL)
 _THINK = re.compile(r"^<think>.*?</think>", re.DOTALL)
@@ -55,13 +56,33 @@ def _validator(schema_json: str) -> Draft202012Validator:
     return Draft202012Validator(schema)
 
 
+# The validator of each schema object asked about, by identity: a task's schema is one
+# object sent with every unit, and its canonical JSON (the key above) costs more than
+# the check. The validator holds that object, so its id is not reused while it is here.
+_BY_OBJECT: dict[int, Validator] = {}
+
+
+def _validator_of(schema: dict[str, Any]) -> Validator:
+    validator = _BY_OBJECT.get(id(schema))
+    if validator is None or validator.schema is not schema:
+        shared = _validator(json.dumps(schema, sort_keys=True))   # checked once per content
+        if len(_BY_OBJECT) >= 64:
+            _BY_OBJECT.clear()
+        # On the object itself, so a validator never answers for content it was not given.
+        validator = _BY_OBJECT[id(schema)] = shared.evolve(schema=schema)
+    return validator
+
+
 def schema_problem(data: Any, schema: dict[str, Any]) -> str | None:
-    """The most relevant way `data` breaks `schema`, as one line, or None."""
+    """The most relevant way `data` breaks `schema`, as one line, or None. jsonschema
+    decides; the search for the most relevant error runs only for an answer it refuses."""
+    validator = _validator_of(schema)
+    if validator.is_valid(data):
+        return None
     from jsonschema.exceptions import best_match
 
-    validator = _validator(json.dumps(schema, sort_keys=True))
     error = best_match(validator.iter_errors(data))
-    if error is None:
+    if error is None:     # not reached: is_valid said there is an error
         return None
     where = "/".join(str(p) for p in error.absolute_path)
     return one_line(f"{where}: {error.message}" if where else error.message, 120)

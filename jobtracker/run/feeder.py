@@ -71,12 +71,13 @@ class Feeder:
     """The job loop's handler for one task's units: list, ask, parse, apply in order."""
 
     def __init__(self, task: Task, db: Database, ctx: Context, client: LLMClient,
-                 ledger: Ledger, budget: Budget, tracer: Tracer, *, low_water: int,
+                 ledger: Ledger, budget: Budget, tracer: Tracer | None, *, low_water: int,
                  on_store_error: Callable[[store.StoreError], None] = lambda exc: None) -> None:
         self.task, self.db, self.ctx, self.client = task, db, ctx, client
         # The database itself failed (disk full, damage): no later unit can be written
         # either, so the run is told and stops, instead of failing every unit in turn.
         self.on_store_error = on_store_error
+        # Where each unit's span goes; None when telemetry is off (no span is made).
         self.ledger, self.budget, self.tracer = ledger, budget, tracer
         self.low_water = low_water
         self.gate = InOrder()
@@ -167,6 +168,8 @@ class Feeder:
         return any(other.unit_key == key for other in live)
 
     async def run(self, unit: Unit) -> str | None:
+        if self.tracer is None:    # telemetry is off: no span for the unit
+            return await self._ask_and_apply(unit)
         with self.tracer.start_as_current_span(
                 "task.unit", context=self.span_context,
                 attributes={"task.name": self.task.name}) as span:

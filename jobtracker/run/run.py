@@ -85,7 +85,8 @@ class Run:
         self.ledger = Ledger(self.db)
         self.budget = Budget(options.budget)
         self.feeders = {t.name: Feeder(t, self.db, ctx, client, self.ledger, self.budget,
-                                       telemetry.tracer, low_water=max(4, concurrency * 2),
+                                       telemetry.tracer if telemetry.tracing else None,
+                                       low_water=max(4, concurrency * 2),
                                        on_store_error=self._store_failed)
                         for t in tasks}
         self.store_error: store.StoreError | None = None

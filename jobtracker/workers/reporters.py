@@ -11,10 +11,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import re
 import sys
+import time
 import unicodedata
 from collections import deque
+from datetime import datetime
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -42,11 +45,39 @@ def ascii_line(text: str) -> str:
         # Printable ASCII (most lines) passes every step below unchanged: no line
         # break, no control character, nothing NFKD or the replacement would touch.
         return text
+    plain = text.translate(_ASCII_PUNCTUATION)
+    if plain.isascii() and plain.isprintable():
+        # Only the punctuation had no ASCII form (a label's "Company — Title"): the table
+        # maps no line break or control character, so the text had none, and what it
+        # made is ASCII, which the steps below leave unchanged.
+        return plain
+    return _ascii_walk(text)
+
+
+def _ascii_walk(text: str) -> str:
+    """`ascii_line` step by step, for text that needs more than the punctuation table."""
     text = _LINE_BREAKS.sub(" ", text)
     text = "".join(ch for ch in text if unicodedata.category(ch) != "Cc")
     text = unicodedata.normalize("NFKD", text.translate(_ASCII_PUNCTUATION))
     text = "".join(ch for ch in text if not unicodedata.combining(ch))
     return text.encode("ascii", "replace").decode("ascii")
+
+
+# The last second local_clock() wrote (with the zone it was written in) and its text.
+_last_clock: tuple[tuple[int, tuple[str, str], int], str] | None = None
+
+
+def local_clock(moment: datetime) -> str:
+    """`moment` as local HH:MM:SS. Events come many to a second, so the text of the last
+    second asked is kept, under that second and the local zone then in force
+    (`time.tzset()` may change it)."""
+    global _last_clock
+    key = (math.floor(moment.timestamp()), time.tzname, time.timezone)
+    if _last_clock is not None and _last_clock[0] == key:
+        return _last_clock[1]
+    text = moment.astimezone().strftime("%H:%M:%S")
+    _last_clock = (key, text)
+    return text
 
 
 class PlainLineReporter:
@@ -71,7 +102,7 @@ class PlainLineReporter:
 
     @staticmethod
     def format(event: Event) -> str:
-        clock = event.time.astimezone().strftime("%H:%M:%S")
+        clock = local_clock(event.time)
         kind = event.kind or str(getattr(event, "stage", None) or "")
         fields = [f"{clock} {event.word:<5}", f"{kind:<6}", event.job, event.detail()]
         return ascii_line("  ".join(f for f in fields if f).rstrip())
@@ -85,6 +116,8 @@ REDACTED = "[redacted]"
 
 def _redact(value: Any) -> Any:
     """A backstop, not a license: callers must keep secrets out of event data."""
+    if isinstance(value, dict) and _nothing_to_redact(value):
+        return value    # what the walk below would rebuild unchanged (most events)
     if isinstance(value, dict):
         return {k: REDACTED if _SECRET_KEY.search(str(k)) else _redact(v)
                 for k, v in value.items()}
@@ -93,6 +126,20 @@ def _redact(value: Any) -> Any:
     if isinstance(value, str) and _SECRET_VALUE.match(value):
         return REDACTED
     return value
+
+
+def _nothing_to_redact(data: dict[Any, Any]) -> bool:
+    """Whether `data` is flat (no dict, list or tuple in it) and neither a key names a
+    secret nor a value is a bearer token: then `_redact` leaves it as it is."""
+    for key, value in data.items():
+        if isinstance(value, dict | list | tuple) or _SECRET_KEY.search(str(key)) or (
+                isinstance(value, str) and _SECRET_VALUE.match(value)):
+            return False
+    return True
+
+
+# One encoder for every line: json.dumps(..., default=str) builds a new one per call.
+_ENCODER = json.JSONEncoder(default=str)
 
 
 class EventsFileReporter:
@@ -120,7 +167,7 @@ class EventsFileReporter:
         line = {"time": raw["time"], "type": raw["type"], "job": raw["job"],
                 "kind": raw["kind"], "data": _redact(raw["data"])}
         try:
-            self._file.write(json.dumps(line, default=str) + "\n")
+            self._file.write(_ENCODER.encode(line) + "\n")
             self._file.flush()
         except OSError:
             self._failed = True

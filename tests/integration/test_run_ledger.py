@@ -77,3 +77,21 @@ def _hash(ws: Workspace, posting_id: int) -> str:
         (text,) = conn.execute("SELECT description FROM postings WHERE id = ?",
                                (posting_id,)).fetchone()
     return description_hash(text)
+
+
+def test_an_answer_whose_one_statement_fails_is_that_units_failure(tmp_path: Path) -> None:
+    # Level's answer is one statement committed on its own (no transaction around it):
+    # its failure — the posting deleted while it was asked, so its foreign key fails —
+    # is the unit's own, recorded, and the units around it are written.
+    def answer(body: dict) -> dict:
+        if "Posting 2:" in json.dumps(body):
+            with raw_connect(ws.db) as conn:    # no foreign keys on this connection
+                conn.execute("DELETE FROM postings WHERE id = 2")
+        return {"level": "senior", "reason": "stated"}
+
+    with ModelServer(answer=answer) as srv:
+        ws = make_workspace(tmp_path, srv.url, postings=3, tasks=TASKS_ANSWER_UNSAID)
+        assert work(ws) == 0
+
+    assert readings(ws) == {1: "senior", 3: "senior"}
+    assert [key.split(":")[0] for key, failures in ledger(ws).items() if failures == 1] == ["p2"]

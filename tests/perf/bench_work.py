@@ -27,6 +27,7 @@ from typing import Any
 from jobtracker import runner, store
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
+from tests.perf.bench_startup import make_home
 
 # The model server runs in its own process, as a real one would: in this process it
 # would compete with the client for the GIL and the measurement would be of both.
@@ -40,9 +41,10 @@ with ModelServer(answer=lambda body: answer, latency=float(sys.argv[1]), record=
 """
 
 
-def seed(ws: Workspace, count: int) -> None:
-    asyncio.run(_create(ws))
-    with raw_connect(ws.db) as conn:
+def seed(db: Path, count: int) -> None:
+    """`count` postings of one board, each a level unit (a title that names no level),
+    written with plain SQL into a database already migrated."""
+    with raw_connect(db) as conn:
         conn.execute("INSERT INTO boards (id, source, token, company) "
                      "VALUES (1, 'greenhouse', 'acme', 'Acme')")
         conn.executemany(
@@ -61,17 +63,28 @@ async def _create(ws: Workspace) -> None:
 TARGET = 0.97   # of the bare client, in process (issue 41)
 
 
-def level_workspace(home: Path, url: str, units: int, concurrency: int) -> Workspace:
+def level_workspace(home: Path, url: str, units: int, concurrency: int,
+                    tree: Path | None = None) -> Workspace:
     """A workspace at `home` with only the level task on, `units` postings waiting for it
-    and the model server at `url`."""
+    and the model server at `url`. With `tree`, the package unpacked there makes it in
+    processes of its own (its `init`, then its migrations, through `work --dry-run`): an
+    older tree refuses a database that this one has migrated further."""
     ws = Workspace(home)
-    ws.init()
+    if tree is None:
+        ws.init()
+    else:   # the board it lists is never fetched: `work` asks only the model
+        make_home(tree, home, url)
     (ws.home / "profile.yaml").write_text("prose: x\nlevels: [senior]\n")
     (ws.home / "plugins.yaml").write_text(
         "tasks: {level: true, judge: false, inbox: false, tailor: false}\n")
     (ws.home / "config.yaml").write_text(
         f"llm: {{url: '{url}', model: test-model}}\nconcurrency: {concurrency}\n")
-    seed(ws, units)
+    if tree is None:
+        asyncio.run(_create(ws))
+    else:
+        subprocess.run([sys.executable, "-m", "jobtracker", "--home", str(home), "work",
+                        "--dry-run"], check=True, capture_output=True, cwd=tree)
+    seed(ws.db, units)
     return ws
 
 

@@ -6,9 +6,11 @@ start-up included, on the same server with the same cap, in the same run:
 
 - bare: a fresh interpreter that imports httpx and sends the same 2,000 chat
   calls (the body a level unit sends, with asyncio.Semaphore + gather);
-- now: `jobtracker work --task level` on a fresh copy of one seeded workspace;
+- now: `jobtracker work --task level` on a fresh copy of a seeded workspace;
 - base (with --base COMMIT): the same command with the package as it was at that
-  commit (`git archive` into a temporary folder, put first on PYTHONPATH).
+  commit (`git archive` into a temporary folder, put first on PYTHONPATH), on a
+  fresh copy of a workspace that tree made and migrated itself (an older tree
+  refuses a database migrated further than it knows).
 
 Rounds alternate between the sides (the order rotates each round) and each side's
 best wall time counts: the least disturbed by the rest of the machine. Each
@@ -35,6 +37,7 @@ from jobtracker.tasks.base import posting_block
 from jobtracker.tasks.level import TASK as LEVEL
 from jobtracker.workspace import Workspace
 from tests.db import raw_connect
+from tests.perf.bench_startup import tree_at
 from tests.perf.bench_work import SERVER, level_workspace
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -75,16 +78,6 @@ def level_body(units: int) -> dict[str, object]:
                 "name": "level", "schema": request.schema, "strict": True}}}
 
 
-def base_tree(commit: str, folder: Path) -> Path:
-    """The package as it was at `commit`, unpacked under `folder`."""
-    tree = folder / f"base-{commit}"
-    tree.mkdir()
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", commit, "jobtracker"],
-                             check=True, capture_output=True).stdout
-    subprocess.run(["tar", "-x", "-C", str(tree)], input=archive, check=True)
-    return tree
-
-
 def timed(argv: list[str], env: dict[str, str], cwd: Path) -> tuple[float, float, int]:
     """(wall seconds, CPU seconds user + system, exit status) of one child process."""
     started = time.perf_counter()
@@ -121,7 +114,11 @@ def main() -> None:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             folder = Path(tmp)
-            template = level_workspace(folder / "template", url, args.units, args.concurrency)
+            trees = {"base": tree_at(args.base, folder / "base")} if args.base else {}
+            # A seeded workspace per tree, each made by that tree's own code.
+            templates = {name: level_workspace(folder / f"template-{name}", url, args.units,
+                                               args.concurrency, trees.get(name))
+                         for name in ("now", *trees)}
             body_file = folder / "body.json"
             body_file.write_text(json.dumps(level_body(args.units)))
             base_env = {k: v for k, v in os.environ.items()
@@ -133,9 +130,8 @@ def main() -> None:
                         {**base_env, "PYTHONPATH": str(ROOT)}),
             }
             if args.base:
-                tree = base_tree(args.base, folder)
                 sides["base"] = ([jobtracker, "work", "--task", "level"],
-                                 {**base_env, "PYTHONPATH": f"{tree}{os.pathsep}{ROOT}"})
+                                 {**base_env, "PYTHONPATH": f"{trees['base']}{os.pathsep}{ROOT}"})
             results: dict[str, list[tuple[float, float]]] = {name: [] for name in sides}
             names = list(sides)
             for number in range(args.rounds):
@@ -144,7 +140,7 @@ def main() -> None:
                     argv, env = sides[name]
                     home = folder / f"ws-{name}-{number}"
                     if name != "bare":
-                        shutil.copytree(template.home, home)
+                        shutil.copytree(templates[name].home, home)
                         env = {**env, "JOBTRACKER_HOME": str(home)}
                     wall, cpu, code = timed(argv, env, folder)
                     if code != 0:

@@ -3,9 +3,10 @@ about their own work, read without trusting it."""
 
 from __future__ import annotations
 
+import copy
 import math
 
-from jobtracker.llm.response import MAX_TOKEN_COUNT, Timings, server_timings
+from jobtracker.llm.response import MAX_TOKEN_COUNT, Timings, schema_problem, server_timings
 
 
 def test_llama_cpp_timings_are_read() -> None:
@@ -36,3 +37,29 @@ def test_figures_that_are_not_plausible_are_not_believed() -> None:
                "timings": {"cache_n": 500}}
     assert server_timings(payload, 100).cached_tokens == 50
     assert server_timings({"timings": {"cache_n": 500}}, 100).cached_tokens is None
+
+
+# --- the schema check -------------------------------------------------------------------
+
+LEVEL = {"type": "object", "required": ["level"], "additionalProperties": False,
+         "properties": {"level": {"type": "string", "enum": ["senior", "staff"]}}}
+
+
+def test_an_answer_that_fits_has_no_problem_and_one_that_does_not_says_where() -> None:
+    assert schema_problem({"level": "staff"}, LEVEL) is None
+    assert schema_problem({"level": "ninja"}, LEVEL) == (
+        "level: 'ninja' is not one of ['senior', 'staff']")
+    assert schema_problem({}, LEVEL) == "'level' is a required property"
+    assert schema_problem({"level": "staff", "x": 1}, LEVEL) == (
+        "Additional properties are not allowed ('x' was unexpected)")
+    assert schema_problem([], LEVEL) == "[] is not of type 'object'"
+
+
+def test_the_check_is_of_the_schema_as_it_is_now_and_equal_schemas_agree() -> None:
+    schema = copy.deepcopy(LEVEL)
+    assert schema_problem({"level": "mid"}, schema) is not None
+    schema["properties"]["level"]["enum"].append("mid")      # the same object, changed
+    assert schema_problem({"level": "mid"}, schema) is None
+    assert schema_problem({"level": "mid"}, LEVEL) is not None    # an equal one before
+    other = copy.deepcopy(schema)
+    assert schema_problem({"level": "mid"}, other) is None

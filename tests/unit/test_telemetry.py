@@ -31,3 +31,12 @@ def test_metrics_record_cached_tokens_and_speed() -> None:
     assert cached.value == 80 and dict(cached.attributes) == {"task.name": "judge"}
     (speed,) = points["jobtracker.generation.speed"]
     assert (speed.count, speed.sum) == (1, 25.0)
+
+
+def test_units_make_spans_only_when_a_tracer_provider_is_given() -> None:
+    from opentelemetry.sdk.trace import TracerProvider
+
+    # Off (no provider, as from_env() without the OTEL variables): a run's units make no
+    # span; with one, each unit's `task.unit` (tests/integration/test_run_run.py).
+    assert Telemetry().tracing is False
+    assert Telemetry(TracerProvider()).tracing is True

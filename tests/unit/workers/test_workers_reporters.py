@@ -7,6 +7,7 @@ import io
 import json
 import os
 import re
+import time
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,11 +17,14 @@ from workers_fakes import Recorder, Step
 from jobtracker.workers.events import Event, EventType
 from jobtracker.workers.loop import JobLoop
 from jobtracker.workers.reporters import (
+    _ASCII_PUNCTUATION,
     EventsFileReporter,
     PlainLineReporter,
     QueueReporter,
+    _ascii_walk,
     ascii_line,
     hms,
+    local_clock,
 )
 
 AT = datetime(2026, 3, 1, 10, 41, 2, tzinfo=UTC)
@@ -90,6 +94,34 @@ def test_ascii_line_keeps_plain_ascii_as_it_is() -> None:
     assert ascii_line(text) == text
 
 
+def test_ascii_line_takes_the_punctuation_table_alone_only_where_the_walk_agrees() -> None:
+    # The short way (the table, when that leaves printable ASCII) must give what the
+    # whole walk gives: every mapped character, alone and next to what the walk treats.
+    mapped = [chr(c) for c in _ASCII_PUNCTUATION]
+    others = ["", "a", " ", "\n", "\t", "\r\n", "\x1b", "\x07", "\x85", "\u2028", "\x7f", "ü",
+              "e\u0301", "東", "\u00ad", "\ufeff", "ﬁ"]
+    for mark in mapped:
+        for other in others:
+            for text in (f"Acme {mark} Engineer{other}", f"{other}{mark}", f"{mark}{other}x"):
+                assert ascii_line(text) == _ascii_walk(text), repr(text)
+    assert ascii_line("Acme \u2014 \u201cStaff\u201d Engineer\u2026") == (
+        'Acme - "Staff" Engineer...')
+
+
+def test_the_clock_of_a_second_is_written_once_per_zone(monkeypatch: pytest.MonkeyPatch) -> None:
+    early, late = AT.replace(microsecond=1), AT.replace(microsecond=999_999)
+    try:
+        for zone, expected in (("UTC", "10:41:02"), ("Asia/Tokyo", "19:41:02"),
+                               ("America/New_York", "05:41:02"), ("UTC", "10:41:02")):
+            monkeypatch.setenv("TZ", zone)
+            time.tzset()
+            assert [local_clock(early), local_clock(late)] == [expected, expected]
+            assert local_clock(AT.replace(second=3)) == expected[:-1] + "3"
+    finally:
+        monkeypatch.undo()
+        time.tzset()
+
+
 def test_call_retries_always_show_and_per_call_detail_only_when_verbose() -> None:
     retry = event(EventType.CALL_RETRYING, attempt=2, attempts=3, reason="429", delay=2)
     call = event(EventType.CALL_FINISHED, model="qwen3:8b", input_tokens=812,
@@ -155,6 +187,19 @@ def test_events_file_appends_and_never_writes_what_looks_like_a_secret(tmp_path:
     data = json.loads(text.splitlines()[1])["data"]
     assert data["headers"] == {"Authorization": "[redacted]", "accept": "json"}
     assert data["output_tokens"] == 3          # a token *count* is not a secret
+
+
+def test_events_file_redacts_flat_data_as_it_does_nested_data(tmp_path: Path) -> None:
+    path = tmp_path / "events.jsonl"
+    with EventsFileReporter(path) as reporter:
+        reporter.emit(event(EventType.CALL_RETRYING, reason="401", password="hunter2"))
+        reporter.emit(event(EventType.CALL_RETRYING, reason="401", note=" bearer abc"))
+        reporter.emit(event(EventType.CALL_RETRYING, reason="401", attempt=1))
+
+    first, second, third = [json.loads(x)["data"] for x in path.read_text().splitlines()]
+    assert first == {"reason": "401", "password": "[redacted]"}
+    assert second == {"reason": "401", "note": "[redacted]"}
+    assert third == {"reason": "401", "attempt": 1}
 
 
 async def test_a_run_writes_every_job_event_and_the_stage_counts(tmp_path: Path) -> None:
