@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 from jobtracker.text import one_line
 from jobtracker.workers.events import (
+    WRITING_PHASES,
     CallFinished,
     CallRetrying,
     Event,
@@ -54,6 +55,11 @@ class InFlight:
     @property
     def tokens(self) -> str:
         return f"{self.input_tokens}/{self.output_tokens}" if self.calls else ""
+
+    @property
+    def writing(self) -> bool:
+        """It has its answer and holds no model slot (waiting its turn, or writing)."""
+        return self.phase in WRITING_PHASES
 
 
 @dataclass

@@ -22,8 +22,9 @@ from jobtracker.run.database import Database
 from jobtracker.run.gate import InOrder
 from jobtracker.run.ledger import Ledger
 from jobtracker.tasks import Context, Task, Unit
-from jobtracker.workers.events import EventType, report
+from jobtracker.workers.events import ANSWERED, APPLYING, EventType, report
 from jobtracker.workers.job import Job
+from jobtracker.workers.loop import release_slot
 
 BATCH = 256          # units read per pending() query
 RECHECK_AFTER = 2.0  # seconds a listed unit may wait before done() asks the database again
@@ -206,15 +207,20 @@ class Feeder:
             self.gate.advance(key)
             raise
         except Exception as exc:
+            release_slot()     # no more calls: the next unit can ask while this one writes
             try:
                 await self.gate.turn(key)
                 await self._record_failure(unit, exc)
             finally:
                 self.gate.advance(key)
             raise
+        # The answer is in hand: the model's slot goes to the next unit while this one
+        # waits its turn and writes (a slow answer ahead of it no longer idles the server).
+        if release_slot() and not self.gate.is_next(key):
+            report(EventType.JOB_PROGRESS, phase=ANSWERED)
         try:
             await self.gate.turn(key)
-            report(EventType.JOB_PROGRESS, phase="applying")
+            report(EventType.JOB_PROGRESS, phase=APPLYING)
             label = await self._apply(unit, result, answer.model)
         except asyncio.CancelledError:
             raise

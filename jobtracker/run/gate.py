@@ -12,7 +12,8 @@ class InOrder:
     its `turn()`; `advance()` — called exactly once per number, whatever became
     of the unit — lets the next one go. The loop admits a task's units in
     submission order, so the lowest open number is always in flight: waiting
-    never deadlocks, and at most `concurrency` answers are held at once.
+    never deadlocks. A unit with its answer gives its loop slot up while it waits
+(`workers.loop.release_slot`); the loop holds at most `concurrency` such answers.
 
     `advance()` is synchronous and starts no task: it runs in `finally` blocks,
     cancelled ones too, and wakes the next unit by setting that number's event.
@@ -38,6 +39,10 @@ class InOrder:
     def open(self) -> int:
         """Units numbered and not yet advanced past."""
         return len(self.numbers) - self._next - len(self._done)
+
+    def is_next(self, key: str) -> bool:
+        """Whether `turn(key)` would return at once."""
+        return self.numbers[key] == self._next
 
     async def turn(self, key: str) -> None:
         number = self.numbers[key]

@@ -25,6 +25,12 @@ from datetime import UTC, datetime, timedelta
 from enum import StrEnum
 from typing import Any, ClassVar, Protocol
 
+# The phases (JOB_PROGRESS) of a unit that has its model's answer and holds no model
+# slot: waiting for its turn to write, and writing (jobtracker/run/feeder.py). The
+# dashboard counts a unit in either as writing, not in flight to the model.
+ANSWERED, APPLYING = "answered", "applying"
+WRITING_PHASES = frozenset({ANSWERED, APPLYING})
+
 
 class EventType(StrEnum):
     # Emitted by the loop, once per job.

@@ -8,6 +8,7 @@ import sys
 import time
 from collections import deque
 from collections.abc import Callable, Iterable, Mapping
+from contextvars import ContextVar
 from itertools import count
 from typing import Any
 
@@ -55,6 +56,20 @@ def say_on_stderr(reporter: Reporter, exc: Exception) -> None:
               file=sys.stderr, flush=True)
 
 
+# The running job's way to give its slot up (`release_slot`), set in the job's own task.
+_release: ContextVar[Callable[[], bool] | None] = ContextVar("release_slot", default=None)
+
+
+def release_slot() -> bool:
+    """Tell the loop the current job no longer needs its slot: it has the model's answer
+    and only waits for its turn to write it. The loop starts the next waiting job at
+    once, while this one carries on to its outcome. At most `concurrency` jobs are held
+    so at a time; past that (or outside a job, or with no cap) nothing changes and the
+    answer is False. A held job still counts as running, but not against the cap."""
+    release = _release.get()
+    return release() if release is not None else False
+
+
 def _being_cancelled() -> bool:
     """Whether someone asked to cancel the current task (not a stray CancelledError)."""
     task = asyncio.current_task()
@@ -72,6 +87,8 @@ class JobLoop:
     Args:
         handlers: the handler for each kind; a job of another kind is refused.
         concurrency: jobs running at once, all kinds together (None or 0: no limit).
+            A job that gives its slot up (`release_slot`) runs on outside the cap;
+            at most `concurrency` jobs are held so at once.
         caps: jobs running at once per kind, under the global cap (None or 0: no limit).
         priorities: per kind; lower is admitted first, submission order within a
             kind. A kind not listed has priority 0.
@@ -102,6 +119,8 @@ class JobLoop:
         self._seen: set[tuple[str, str]] = set()
         self._running: dict[asyncio.Task[None], Job] = {}
         self._running_by_kind: dict[str, int] = dict.fromkeys(self._handlers, 0)
+        # Running jobs that gave their slot up (`release_slot`): not under the caps.
+        self._held: set[asyncio.Task[None]] = set()
         self._counts = dict.fromkeys(Status, 0)
         # Per kind too: a stage's closing line counts its own task's units, not every
         # unit the loop has run (follow-ups of other kinds, earlier stages).
@@ -237,7 +256,7 @@ class JobLoop:
         """Start waiting jobs while a slot is free, best (priority, order) first."""
         if self._group is None or self._paused or self._stopped:
             return
-        while not self._limit or len(self._running) < self._limit:
+        while not self._limit or len(self._running) - len(self._held) < self._limit:
             kind = self._next_kind()
             if kind is None:
                 return
@@ -272,6 +291,9 @@ class JobLoop:
         """One job in its own task: one outcome, then its follow-ups are queued."""
         # In this task's own context, so report() inside the handler is this job's.
         set_current_job(self._emit, job.label, job.kind, job.key)
+        task = asyncio.current_task()
+        assert task is not None
+        _release.set(lambda: self._release(task, job))
         outcome: Outcome | None = None
         follow_ups: list[Job] = []
         try:
@@ -279,15 +301,27 @@ class JobLoop:
         finally:
             # Also on cancellation: the slot is freed, but a cancelled job gets no
             # outcome, so nothing about it is half-counted.
-            task = asyncio.current_task()
-            del self._running[task]  # type: ignore[arg-type]
-            self._running_by_kind[job.kind] -= 1
+            del self._running[task]
+            if task in self._held:
+                self._held.discard(task)
+            else:
+                self._running_by_kind[job.kind] -= 1
             if outcome is not None:
                 self._record(outcome)
             for follow_up in follow_ups:
                 self.submit(follow_up)
             self._admit()
             self._check_idle()
+
+    def _release(self, task: asyncio.Task[None], job: Job) -> bool:
+        """`release_slot` for the job running as `task`."""
+        if not self._limit or task in self._held or len(self._held) >= self._limit \
+                or task not in self._running:
+            return False
+        self._held.add(task)
+        self._running_by_kind[job.kind] -= 1
+        self._admit()
+        return True
 
     async def _attempt(self, job: Job) -> tuple[Outcome, list[Job]]:
         """Ask the handler; any error from any of its steps is this job's failure."""

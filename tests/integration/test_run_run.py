@@ -278,3 +278,28 @@ def test_dry_run_counts_new_mail_without_reading_it_in(
     assert out.rstrip().endswith("Would work: inbox (2 unit(s))")
     assert fingerprint(maildir) == before_mail
     assert dump(ws) == before_db, "a dry run reads no mail into the database"
+
+
+def test_a_slow_answer_holds_no_slot_of_the_answers_behind_it(
+        tmp_path: Path, short_backoff: None) -> None:
+    """Answers are written in listing order, so the ones behind a slow answer wait for
+    it; they wait without their model slot. With concurrency 2 and the first unit's
+    call hanging until the client's 1 s timeout, the next three units are asked in the
+    meantime (two held answers, and one that keeps its slot once two are held; before,
+    one), never more than two calls at once, and every reading is written."""
+    srv = ModelServer(answer=answer_level("staff")).start()
+    try:
+        ws = make_workspace(tmp_path, srv.url, postings=6)
+        (ws.home / "config.yaml").write_text(
+            f"llm:\n  url: {srv.url}\n  model: test-model\n  retries: 2\n  timeout: 1\n"
+            "concurrency: 2\n")
+        srv.queue(Fault.hang())          # the first call, the first unit listed
+        assert work(ws) == 0
+        asked = [int(json.dumps(r.json).split("Posting ")[1].split(":")[0])
+                 for r in srv.chat_requests]
+        retry = asked.index(asked[0], 1)
+        assert retry == 4 and len(set(asked[:retry])) == 4
+        assert srv.peak_in_flight == 2
+        assert readings(ws) == dict.fromkeys(range(1, 7), "staff")
+    finally:
+        srv.stop()

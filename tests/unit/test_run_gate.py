@@ -60,3 +60,14 @@ async def test_in_order_a_cancelled_waiter_does_not_hold_up_the_rest() -> None:
     order.advance("a")
     await asyncio.wait_for(order.turn("c"), 1)
     assert order.open == 1
+
+
+def test_is_next_says_whether_a_turn_would_wait() -> None:
+    order = InOrder()
+    for key in ("a", "b", "c"):
+        order.take(key)
+    assert [order.is_next(k) for k in "abc"] == [True, False, False]
+    order.advance("b")                  # done out of order: "a" still goes first
+    assert [order.is_next(k) for k in "ac"] == [True, False]
+    order.advance("a")
+    assert order.is_next("c")

@@ -34,6 +34,7 @@ from tui import data
 from tui.fetching import fetched_label
 from tui.host import Host, Phase
 from tui.literal import block, plain
+from tui.live import InFlight
 from tui.messages import DecisionsMade, FetchEnded, FetchLine, QueueSurveyed, RunChanged
 from tui.screens import REGISTRY, Opened
 from tui.widgets.eventlog import EventLog
@@ -227,7 +228,7 @@ class Dashboard(Screen[None]):
             if log_due and live.has_lines:
                 self.query_one(EventLog).add(*live.take_lines())
             self.query_one(InFlightTable).show(units, app.clock.monotonic())
-            self._title_in_flight(len(units))
+            self._title_in_flight(units)
             self._show_queue()
             self._show_progress()
         if live.stages != self._seen_stages:
@@ -245,9 +246,14 @@ class Dashboard(Screen[None]):
                         timeout=10)
         self._reporter_errors_said = len(lines)
 
-    def _title_in_flight(self, count: int) -> None:
+    def _title_in_flight(self, units: list[InFlight]) -> None:
+        # In flight: asking the model, at most `concurrency`; a unit with its answer that
+        # waits its turn to write holds no slot and is counted apart.
+        writing = sum(unit.writing for unit in units)
         waiting = self.app.units_waiting()
-        title = f"In flight {count}/{self.app.concurrency}"
+        title = f"In flight {len(units) - writing}/{self.app.concurrency}"
+        if writing:
+            title += f" · {writing} writing"
         if waiting:
             title += f" · {waiting:,} queued"
         pane = self.query_one("#in-flight-pane")

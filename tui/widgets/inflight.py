@@ -22,7 +22,8 @@ def phase_style(phase: str) -> str:
 
 
 class InFlightTable(Widget):
-    """At most `concurrency` rows, redrawn a few times a second (rendered text, no layout).
+    """A row per unit running (at most twice `concurrency`: those asking, those writing),
+    redrawn a few times a second (rendered text, no layout).
 
     The unit's label gets every column the others do not need.
     """
