@@ -174,13 +174,32 @@ async def build(conn: aiosqlite.Connection, db: Path, *, profile: Profile,
         boards=await _boards(conn), announced=announced)
 
 
-# Whether a channel announced the job: the leader itself, or a posting now in its group.
-_TOLD = """(EXISTS (SELECT 1 FROM digest_announced AS d WHERE d.channel = ?
-                   AND d.posting_id = p.id)
-    OR EXISTS (SELECT 1 FROM postings AS m CROSS JOIN digest_announced AS d
-               ON d.posting_id = m.id AND d.channel = ? WHERE m.lead_id = p.id))"""
-# CROSS JOIN keeps SQLite's order: the group's few members first, then a key lookup
-# each; the other way round reads every announced row of the channel per match.
+async def _announced(conn: aiosqlite.Connection,
+                     channels: tuple[str, ...]) -> dict[str, set[int]]:
+    """Per channel, the postings whose job it announced: each posting it announced, and
+    the leader of that posting's group now (a job is told once one of its postings
+    was, whichever leads it today). One read of the channels' announcements and of
+    the groups, not two lookups a channel in SQL for every match (at 100,000
+    postings those made most of the digest's read)."""
+    told: dict[str, set[int]] = {channel: set() for channel in channels}
+    if not channels:
+        return told
+    # Each grouped posting's leader, from the partial index of grouped postings (a
+    # lookup of lead_id in the postings table itself reads past each description).
+    leader = dict(await conn.execute_fetchall(
+        "SELECT id, lead_id FROM postings INDEXED BY postings_by_lead "
+        "WHERE lead_id IS NOT NULL"))
+    cursor = await conn.execute(
+        "SELECT channel, posting_id FROM digest_announced "
+        f"WHERE channel IN ({', '.join('?' for _ in channels)})", channels)
+    cursor.row_factory = None
+    for channel, posting in await cursor.fetchall():
+        seen = told[channel]
+        seen.add(posting)
+        lead = leader.get(posting)
+        if lead is not None:
+            seen.add(lead)
+    return told
 
 
 async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: frozenset[str],
@@ -195,15 +214,13 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
     jobtracker/ranking/page.py's, read for the few leaders whose members could
     change it (an aggregator's copy, a closed leader)."""
     marks = ", ".join("?" for _ in verdicts)
-    told = ", ".join(_TOLD for _ in channels) or "0"
     where, where_params = f"r.verdict IN ({marks})", sorted(verdicts)
     if since is not None:
         where, where_params = f"{where} AND r.ranked_at >= ?", [*where_params, since]
     sql, args = open_matches(
         profile, now, unapplied=True,
-        columns=f"p.id, r.verdict, s.score, p.company, p.title, p.location, p.url, "
-                f"p.board_id, p.closed_at, {told}",
-        column_params=[value for c in channels for value in (c, c)],
+        columns="p.id, r.verdict, s.score, p.company, p.title, p.location, p.url, "
+                "p.board_id, p.closed_at",
         where=where, where_params=where_params)
     copies = {int(r[0]) for r in await conn.execute_fetchall(
         "SELECT id FROM boards WHERE aggregator")}     # a few rows: read once, not per match
@@ -212,10 +229,11 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
     rows = await cursor.fetchall()
     moved = [row[0] for row in rows if row[7] in copies or row[8] is not None]
     members = await page.open_members(conn, moved) if moved else {}
+    announced = await _announced(conn, channels)
     matches: list[MatchItem] = []
     told_by: dict[str, set[int]] = {c: set() for c in channels}
     for row in rows:
-        flags = row[9:9 + len(channels)]
+        flags = [row[0] in announced[channel] for channel in channels]
         for channel, flag in zip(channels, flags, strict=True):
             if flag:
                 told_by[channel].add(row[0])

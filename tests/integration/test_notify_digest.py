@@ -211,3 +211,43 @@ def test_a_webhook_gets_the_digest_as_json_with_its_token(
     assert body["subject"] == "jobtracker: 150 new matches"
     assert len(body["digest"]["matches"]) == 100 and body["digest"]["totals"]["matches"] == 150
     assert body["digest"]["matches"][0]["url"] == "https://jobs.example/1"
+
+
+# What "the channel announced this job" means, as one SQL test per job: the posting
+# itself, or a posting now in its group (the digest reads it as sets, one read).
+_TOLD_SQL = """SELECT p.id FROM postings AS p WHERE
+    EXISTS (SELECT 1 FROM digest_announced AS d WHERE d.channel = ? AND d.posting_id = p.id)
+    OR EXISTS (SELECT 1 FROM postings AS m JOIN digest_announced AS d
+               ON d.posting_id = m.id AND d.channel = ? WHERE m.lead_id = p.id)"""
+
+
+def test_the_jobs_a_channel_announced_are_its_postings_and_their_leaders_now(
+        tmp_path: Path) -> None:
+    import asyncio
+    import random
+
+    from jobtracker import store
+    from jobtracker.notify.digest import _announced
+
+    ws = workspace(tmp_path, notify("file", body=""))
+    add_matches(ws, 60)
+    rng = random.Random(41)
+    with raw_connect(ws.db) as conn:
+        ids = [int(r[0]) for r in conn.execute("SELECT id FROM postings")]
+        conn.execute("INSERT INTO digests (id, sent_at, delivered) "
+                     "VALUES (1, '2026-11-29T07:00:00Z', '[]')")
+        for member in rng.sample(ids, 20):       # groups, some of them led by a member
+            conn.execute("UPDATE postings SET lead_id = ? WHERE id = ?",
+                         (rng.choice([i for i in ids if i != member]), member))
+        for channel in ("file", "email"):
+            conn.executemany("INSERT INTO digest_announced (channel, posting_id, digest_id) "
+                             "VALUES (?, ?, 1)", [(channel, i) for i in rng.sample(ids, 25)])
+        expected = {c: {int(r[0]) for r in conn.execute(_TOLD_SQL, (c, c))}
+                    for c in ("file", "email", "ntfy")}
+
+    async def read() -> dict[str, set[int]]:
+        async with store.connect(ws.db) as conn:
+            return await _announced(conn, ("file", "email", "ntfy"))
+
+    found = asyncio.run(read())
+    assert found == expected and found["ntfy"] == set() and found["file"]
