@@ -186,9 +186,9 @@ async def _announced(conn: aiosqlite.Connection,
         return told
     # Each grouped posting's leader, from the partial index of grouped postings (a
     # lookup of lead_id in the postings table itself reads past each description).
-    leader = dict(await conn.execute_fetchall(
+    leader: dict[int, int] = {int(row[0]): int(row[1]) for row in await conn.execute_fetchall(
         "SELECT id, lead_id FROM postings INDEXED BY postings_by_lead "
-        "WHERE lead_id IS NOT NULL"))
+        "WHERE lead_id IS NOT NULL")}
     cursor = await conn.execute(
         "SELECT channel, posting_id FROM digest_announced "
         f"WHERE channel IN ({', '.join('?' for _ in channels)})", channels)
