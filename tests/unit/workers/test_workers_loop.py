@@ -7,7 +7,7 @@ import json
 import random
 
 import pytest
-from workers_fakes import Collect, Recorder, Step
+from workers_fakes import Collect, Recorder, Step, wait_until
 
 from jobtracker.workers.events import Event, EventType
 from jobtracker.workers.job import Status
@@ -23,13 +23,6 @@ def make_loop(recorder: Recorder, **kwargs) -> JobLoop:
 
 def by_key(outcomes) -> dict[str, object]:
     return {o.job.key: o for o in outcomes}
-
-
-async def wait_until(predicate, timeout: float = 2.0) -> None:
-    """Let the loop run until `predicate()` holds (fails the test after `timeout`)."""
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.001)
 
 
 # --- skip-on-done and follow-ups ----------------------------------------------

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import asyncio
 
-from workers_fakes import Step
+from workers_fakes import Step, wait_until
 
 from jobtracker.workers.job import Status
 from jobtracker.workers.loop import JobLoop, release_slot
@@ -39,12 +39,6 @@ class _Writer:
         return []
 
 
-async def _until(predicate, timeout: float = 2.0) -> None:
-    async with asyncio.timeout(timeout):
-        while not predicate():
-            await asyncio.sleep(0.001)
-
-
 async def test_a_released_slot_starts_the_next_job_and_at_most_the_cap_are_held() -> None:
     writer = _Writer()
     loop = JobLoop({"level": writer}, concurrency=2)
@@ -52,7 +46,7 @@ async def test_a_released_slot_starts_the_next_job_and_at_most_the_cap_are_held(
         loop.submit(Step("level", f"u{n}"))
     running = asyncio.create_task(loop.run())
     # u0 and u1 give their slots up; u2 and u3 take them, find two held and keep them.
-    await _until(lambda: len(writer.released) == 4)
+    await wait_until(lambda: len(writer.released) == 4)
     await asyncio.sleep(0.01)          # nothing more starts while the four wait
     assert writer.started == ["u0", "u1", "u2", "u3"]
     assert writer.released == {"u0": True, "u1": True, "u2": False, "u3": False}
@@ -70,7 +64,7 @@ async def test_a_held_job_does_not_count_against_its_kinds_cap() -> None:
     for n in range(3):
         loop.submit(Step("level", f"l{n}"))
     running = asyncio.create_task(loop.run())
-    await _until(lambda: len(writer.released) == 3)
+    await wait_until(lambda: len(writer.released) == 3)
     assert all(writer.released.values())      # each gave its one level slot to the next
     writer.turn.set()
     assert len(await running) == 3

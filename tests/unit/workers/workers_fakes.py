@@ -93,3 +93,10 @@ class Collect:
 
     def of(self, type: EventType) -> list[Any]:
         return [e for e in self.events if e.type == type]
+
+
+async def wait_until(predicate: Any, timeout: float = 2.0) -> None:
+    """Let the loop run until `predicate()` holds (fails the test after `timeout`)."""
+    async with asyncio.timeout(timeout):
+        while not predicate():
+            await asyncio.sleep(0.001)
