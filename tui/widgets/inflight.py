@@ -41,7 +41,9 @@ class InFlightTable(Widget):
         return len(self.units)
 
     def show(self, units: Sequence[InFlight], now: float) -> None:
-        self.units, self.now = list(units), now
+        # The units asking the model first, then those writing their answer, each
+        # oldest first: in a short pane the rows cut off are the ones that hold no slot.
+        self.units, self.now = sorted(units, key=lambda unit: unit.writing), now
         shown = [(u.kind, u.label, elapsed(now - u.started), u.phase, u.tokens)
                  for u in self.units]
         if shown != self._shown:
