@@ -207,17 +207,14 @@ class Feeder:
             self.gate.advance(key)
             raise
         except Exception as exc:
-            release_slot()     # no more calls: the next unit can ask while this one writes
+            self._leave_slot(key)      # no more calls for this unit: its failure is written
             try:
                 await self.gate.turn(key)
                 await self._record_failure(unit, exc)
             finally:
                 self.gate.advance(key)
             raise
-        # The answer is in hand: the model's slot goes to the next unit while this one
-        # waits its turn and writes (a slow answer ahead of it no longer idles the server).
-        if release_slot() and not self.gate.is_next(key):
-            report(EventType.JOB_PROGRESS, phase=ANSWERED)
+        self._leave_slot(key)
         try:
             await self.gate.turn(key)
             report(EventType.JOB_PROGRESS, phase=APPLYING)
@@ -235,6 +232,13 @@ class Feeder:
             self.gate.advance(key)
         self.applied += 1
         return label
+
+    def _leave_slot(self, key: str) -> None:
+        """The unit asks nothing more: its model slot goes to the next unit while this one
+        waits its turn and writes (a slow answer ahead no longer idles the server). When
+        it has to wait, it says so (`answered`), so the dashboard counts it as writing."""
+        if release_slot() and not self.gate.is_next(key):
+            report(EventType.JOB_PROGRESS, phase=ANSWERED)
 
     async def _record_failure(self, unit: Unit, exc: Exception) -> None:
         try:
