@@ -231,20 +231,16 @@ async def _matches(conn: aiosqlite.Connection, profile: Profile, verdicts: froze
     members = await page.open_members(conn, moved) if moved else {}
     announced = await _announced(conn, channels)
     matches: list[MatchItem] = []
-    told_by: dict[str, set[int]] = {c: set() for c in channels}
     for row in rows:
-        flags = [row[0] in announced[channel] for channel in channels]
-        for channel, flag in zip(channels, flags, strict=True):
-            if flag:
-                told_by[channel].add(row[0])
-        if not all(flags):
+        if not all(row[0] in announced[channel] for channel in channels):
             url = page.choose({"id": row[0], "url": row[6], "board_id": row[7],
                                "closed_at": row[8], "aggregator": row[7] in copies},
                               members.get(row[0], [])).url if row[0] in members \
                 else web_url(row[6])
             matches.append(MatchItem(row[0], row[1], round(row[2], 3), row[3] or "",
                                      row[4] or "", row[5] or "", url or ""))
-    return matches, {c: frozenset(ids) for c, ids in told_by.items()}
+    listed = {row[0] for row in rows}
+    return matches, {c: frozenset(announced[c] & listed) for c in channels}
 
 
 async def _with_contacts(conn: aiosqlite.Connection,

@@ -13,7 +13,7 @@ class InOrder:
     of the unit — lets the next one go. The loop admits a task's units in
     submission order, so the lowest open number is always in flight: waiting
     never deadlocks. A unit with its answer gives its loop slot up while it waits
-(`workers.loop.release_slot`); the loop holds at most `concurrency` such answers.
+    (`workers.loop.release_slot`); the loop holds at most `concurrency` such answers.
 
     `advance()` is synchronous and starts no task: it runs in `finally` blocks,
     cancelled ones too, and wakes the next unit by setting that number's event.

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from rich.text import Text
 from textual.widget import Widget
 
+from jobtracker.workers.events import ANSWERED, APPLYING
 from tui.clock import elapsed
 from tui.literal import plain
 from tui.live import InFlight
@@ -14,7 +15,7 @@ from tui.widgets.rows import Cell, roomy, row
 
 WIDE = 70   # width from which token counts get a column
 
-PHASE_STYLES = {"asking": "cyan", "applying": "green", "waiting": "dim"}
+PHASE_STYLES = {"asking": "cyan", APPLYING: "green", ANSWERED: "dim", "waiting": "dim"}
 
 
 def phase_style(phase: str) -> str:
